@@ -1,0 +1,367 @@
+//! `sudoku-service solve`: solve files of puzzles, one per line, streaming, in input order.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use crate::sudoku::{Grid, Solver, Verdict};
+
+/// Puzzles read before they are solved and written together; large enough to amortise
+/// starting the worker threads, small enough that memory stays flat on huge files.
+const CHUNK_LINES: usize = 8192;
+
+/// Options of the `solve` subcommand.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveArgs {
+    /// Puzzle files, one puzzle per line (81 cells, `.` or `0` empty); stdin when none.
+    /// Blank lines and lines starting with `#` are skipped.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Print JSON Lines (`{"line", "status", "solution", "error"}`) instead of plain lines.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 't', value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+
+    /// Guesses allowed per puzzle before the search gives up (reported as `unknown`).
+    #[arg(long, value_name = "GUESSES", default_value_t = crate::sudoku::DEFAULT_GUESS_BUDGET)]
+    pub budget: u64,
+}
+
+/// What became of one input line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Outcome {
+    Unique(Grid),
+    Multiple(Grid),
+    None,
+    Invalid(String),
+    /// The search budget ran out: neither a solution nor a proof there is none.
+    Unknown(String),
+}
+
+impl Outcome {
+    fn status(&self) -> &'static str {
+        match self {
+            Outcome::Unique(_) => "unique",
+            Outcome::Multiple(_) => "multiple",
+            Outcome::None => "none",
+            Outcome::Invalid(_) => "invalid",
+            Outcome::Unknown(_) => "unknown",
+        }
+    }
+
+    fn solution(&self) -> Option<&Grid> {
+        match self {
+            Outcome::Unique(grid) | Outcome::Multiple(grid) => Some(grid),
+            _ => None,
+        }
+    }
+
+    fn error(&self) -> Option<&str> {
+        match self {
+            Outcome::Invalid(reason) | Outcome::Unknown(reason) => Some(reason),
+            _ => None,
+        }
+    }
+}
+
+fn solve_line(solver: &Solver, line: &str) -> Outcome {
+    let grid = match Grid::from_line(line) {
+        Ok(grid) => grid,
+        Err(err) => return Outcome::Invalid(err.to_string()),
+    };
+    match solver.analyze(&grid) {
+        Ok(Verdict::Unique(solution)) => Outcome::Unique(solution),
+        Ok(Verdict::Multiple(solution)) => Outcome::Multiple(solution),
+        Ok(Verdict::None) => Outcome::None,
+        Err(exhausted) => Outcome::Unknown(exhausted.to_string()),
+    }
+}
+
+/// Solves `lines` on up to `threads` scoped threads, keeping input order.
+fn solve_chunk(solver: &Solver, lines: &[(u64, String)], threads: usize) -> Vec<Outcome> {
+    if threads <= 1 || lines.len() < 64 {
+        return lines.iter().map(|(_, l)| solve_line(solver, l)).collect();
+    }
+    let per_thread = lines.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = lines
+            .chunks(per_thread)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(_, l)| solve_line(solver, l))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+#[derive(Default)]
+struct Tally {
+    unique: u64,
+    multiple: u64,
+    none: u64,
+    invalid: u64,
+    unknown: u64,
+}
+
+impl Tally {
+    fn add(&mut self, outcome: &Outcome) {
+        let counter = match outcome {
+            Outcome::Unique(_) => &mut self.unique,
+            Outcome::Multiple(_) => &mut self.multiple,
+            Outcome::None => &mut self.none,
+            Outcome::Invalid(_) => &mut self.invalid,
+            Outcome::Unknown(_) => &mut self.unknown,
+        };
+        *counter += 1;
+    }
+
+    fn total(&self) -> u64 {
+        self.unique + self.multiple + self.none + self.invalid + self.unknown
+    }
+}
+
+#[derive(serde::Serialize)]
+struct JsonLine<'a> {
+    line: u64,
+    status: &'a str,
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
+struct Writer<'a> {
+    out: io::BufWriter<Box<dyn Write + 'a>>,
+    json: bool,
+}
+
+impl Writer<'_> {
+    fn write(&mut self, line: u64, outcome: &Outcome) -> io::Result<()> {
+        if self.json {
+            let record = JsonLine {
+                line,
+                status: outcome.status(),
+                solution: outcome.solution().map(Grid::to_line),
+                error: outcome.error(),
+            };
+            serde_json::to_writer(&mut self.out, &record)?;
+            self.out.write_all(b"\n")
+        } else {
+            match outcome {
+                Outcome::Unique(grid) | Outcome::Multiple(grid) => {
+                    // Digits only: a solution has no empty cell.
+                    writeln!(self.out, "{grid}")
+                }
+                other => writeln!(self.out, "{}", other.status()),
+            }
+        }
+    }
+}
+
+/// One named input: a file or stdin.
+struct Input<'a> {
+    name: String,
+    reader: Box<dyn BufRead + 'a>,
+}
+
+/// Runs the `solve` command over `args.files` (or `stdin`), printing to `stdout` and the
+/// diagnostics and summary to `stderr`. Returns the process exit code: 0 when every line
+/// parsed and was decided, 1 when any was invalid or undecided, 2 when a file cannot be read.
+pub fn run(
+    args: &SolveArgs,
+    stdin: impl Read,
+    stdout: impl Write,
+    mut stderr: impl Write,
+) -> ExitCode {
+    let solver = Solver::with_budget(args.budget);
+    let threads = args
+        .threads
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
+    let mut inputs: Vec<Input> = Vec::new();
+    if args.files.is_empty() {
+        inputs.push(Input {
+            name: "<stdin>".into(),
+            reader: Box::new(BufReader::new(stdin)),
+        });
+    }
+    for path in &args.files {
+        match File::open(path) {
+            Ok(file) => inputs.push(Input {
+                name: path.display().to_string(),
+                reader: Box::new(BufReader::with_capacity(1 << 16, file)),
+            }),
+            Err(err) => {
+                let _ = writeln!(stderr, "sudoku-service solve: {}: {err}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut writer = Writer {
+        out: io::BufWriter::with_capacity(1 << 16, Box::new(stdout)),
+        json: args.json,
+    };
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    for input in inputs {
+        if let Err(err) = solve_input(
+            input,
+            &solver,
+            threads,
+            &mut writer,
+            &mut tally,
+            &mut stderr,
+        ) {
+            if err.kind() == io::ErrorKind::BrokenPipe {
+                // The reader went away (`| head`): stop quietly, as Unix tools do.
+                return ExitCode::SUCCESS;
+            }
+            let _ = writeln!(stderr, "sudoku-service solve: {err}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Err(err) = writer.out.flush() {
+        if err.kind() == io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS;
+        }
+        let _ = writeln!(stderr, "sudoku-service solve: {err}");
+        return ExitCode::from(2);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let total = tally.total();
+    let _ = writeln!(
+        stderr,
+        "{total} puzzles in {seconds:.3} s ({:.0} puzzles/s, {threads} threads): \
+         unique {}, multiple {}, none {}, invalid {}, unknown {}",
+        total as f64 / seconds.max(1e-9),
+        tally.unique,
+        tally.multiple,
+        tally.none,
+        tally.invalid,
+        tally.unknown,
+    );
+    if tally.invalid > 0 || tally.unknown > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn solve_input(
+    mut input: Input<'_>,
+    solver: &Solver,
+    threads: usize,
+    writer: &mut Writer<'_>,
+    tally: &mut Tally,
+    stderr: &mut impl Write,
+) -> io::Result<()> {
+    let mut raw = Vec::with_capacity(128);
+    let mut line_number = 0u64;
+    let mut chunk: Vec<(u64, String)> = Vec::with_capacity(CHUNK_LINES);
+    loop {
+        raw.clear();
+        let read = input.reader.read_until(b'\n', &mut raw)?;
+        if read > 0 {
+            line_number += 1;
+            let text = String::from_utf8_lossy(&raw);
+            let trimmed = text.trim();
+            if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                chunk.push((line_number, trimmed.to_owned()));
+            }
+        }
+        if chunk.len() == CHUNK_LINES || (read == 0 && !chunk.is_empty()) {
+            let outcomes = solve_chunk(solver, &chunk, threads);
+            for ((number, _), outcome) in chunk.iter().zip(&outcomes) {
+                if let Some(reason) = outcome.error() {
+                    writeln!(stderr, "{}:{number}: {reason}", input.name)?;
+                }
+                tally.add(outcome);
+                writer.write(*number, outcome)?;
+            }
+            chunk.clear();
+        }
+        if read == 0 {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_on(input: &str, json: bool) -> (u8, String, String) {
+        let args = SolveArgs {
+            files: vec![],
+            json,
+            threads: NonZeroUsize::new(1),
+            budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run(&args, input.as_bytes(), &mut out, &mut err);
+        let code = if code == ExitCode::SUCCESS {
+            0
+        } else if code == ExitCode::from(1) {
+            1
+        } else {
+            2
+        };
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped_but_counted() {
+        let (code, out, _) = run_on(&format!("# header\n\n{PUZZLE}\n"), true);
+        assert_eq!(code, 0);
+        assert_eq!(
+            out,
+            format!("{{\"line\":3,\"status\":\"unique\",\"solution\":\"{SOLUTION}\"}}\n")
+        );
+    }
+
+    #[test]
+    fn an_invalid_line_is_reported_and_the_rest_still_solved() {
+        let (code, out, err) = run_on(&format!("12x\n{PUZZLE}"), false);
+        assert_eq!(code, 1);
+        assert_eq!(out, format!("invalid\n{SOLUTION}\n"));
+        assert!(
+            err.contains("<stdin>:1: expected 81 cells, found 3"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_summary_counts_every_status() {
+        let (_, _, err) = run_on(&format!("{PUZZLE}\n{}\nbad\n", ".".repeat(81)), false);
+        assert!(
+            err.contains("3 puzzles") && err.contains("unique 1, multiple 1, none 0, invalid 1"),
+            "{err}"
+        );
+    }
+}

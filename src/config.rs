@@ -1,0 +1,150 @@
+//! Server configuration: every setting is a flag and an environment variable.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::num::NonZeroUsize;
+use std::time::Duration;
+
+/// Address the server listens on unless `--listen` or `PORT` says otherwise.
+pub const DEFAULT_LISTEN: SocketAddr =
+    SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::UNSPECIFIED), DEFAULT_PORT);
+/// Port used when only the port is defaulted.
+pub const DEFAULT_PORT: u16 = 8080;
+/// Largest request body accepted, in bytes.
+pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+/// Whole-request deadline, in seconds.
+pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 10;
+/// Solve requests allowed to wait for a solver slot before new ones are turned away.
+pub const DEFAULT_MAX_QUEUED_SOLVES: usize = 256;
+/// Seconds a client is told to wait (`Retry-After`) when the server is overloaded.
+pub const RETRY_AFTER_SECS: u64 = 1;
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// Settings of the HTTP server (`sudoku-service serve --help` lists them).
+#[derive(Debug, Clone, clap::Args)]
+pub struct Config {
+    /// Address and port to listen on [default: 0.0.0.0:8080, or 0.0.0.0:$PORT when PORT is set].
+    #[arg(long, env = "SUDOKU_LISTEN", value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+
+    /// Port to listen on (all interfaces) when --listen is not given; set by container platforms.
+    #[arg(long, env = "PORT", value_name = "PORT")]
+    pub port: Option<u16>,
+
+    /// Largest request body accepted, in bytes; larger ones get 413.
+    #[arg(long, env = "SUDOKU_BODY_LIMIT", value_name = "BYTES", default_value_t = DEFAULT_BODY_LIMIT)]
+    pub body_limit: usize,
+
+    /// Seconds a whole request may take, reading the body included; slower ones get 408.
+    #[arg(long, env = "SUDOKU_REQUEST_TIMEOUT", value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS)]
+    pub request_timeout: u64,
+
+    /// Solves running at once on the blocking pool [default: number of CPUs].
+    #[arg(long, env = "SUDOKU_MAX_CONCURRENT_SOLVES", value_name = "N")]
+    pub max_concurrent_solves: Option<NonZeroUsize>,
+
+    /// Solve requests allowed to wait for a slot; beyond that, 503 `overloaded` at once.
+    #[arg(long, env = "SUDOKU_MAX_QUEUED_SOLVES", value_name = "N", default_value_t = DEFAULT_MAX_QUEUED_SOLVES)]
+    pub max_queued_solves: usize,
+
+    /// Guesses one search may make before it gives up with 503 `search_limit`.
+    #[arg(long, env = "SUDOKU_GUESS_BUDGET", value_name = "GUESSES", default_value_t = crate::sudoku::DEFAULT_GUESS_BUDGET)]
+    pub guess_budget: u64,
+
+    /// Browser origins allowed by CORS, comma-separated, or `*` for any.
+    #[arg(
+        long,
+        env = "SUDOKU_CORS_ORIGINS",
+        value_name = "ORIGINS",
+        value_delimiter = ',',
+        default_value = "*"
+    )]
+    pub cors_origins: Vec<String>,
+
+    /// Log line format; the level is set by RUST_LOG (default: info).
+    #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: None,
+            port: None,
+            body_limit: DEFAULT_BODY_LIMIT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT_SECS,
+            max_concurrent_solves: None,
+            max_queued_solves: DEFAULT_MAX_QUEUED_SOLVES,
+            guess_budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
+            cors_origins: vec!["*".to_owned()],
+            log_format: LogFormat::Text,
+        }
+    }
+}
+
+impl Config {
+    /// The address to bind: `--listen`, else all interfaces on `PORT`, else the default.
+    pub fn listen_addr(&self) -> SocketAddr {
+        match (self.listen, self.port) {
+            (Some(addr), _) => addr,
+            (None, Some(port)) => SocketAddr::new(DEFAULT_LISTEN.ip(), port),
+            (None, None) => DEFAULT_LISTEN,
+        }
+    }
+
+    /// The whole-request deadline.
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_secs(self.request_timeout)
+    }
+
+    /// Solves allowed at once: the configured number, else one per CPU.
+    pub fn solve_slots(&self) -> usize {
+        self.max_concurrent_solves
+            .or_else(|| std::thread::available_parallelism().ok())
+            .map_or(1, NonZeroUsize::get)
+    }
+
+    /// True when CORS allows every origin.
+    pub fn cors_allows_any_origin(&self) -> bool {
+        self.cors_origins.is_empty() || self.cors_origins.iter().any(|o| o.trim() == "*")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn port_alone_moves_the_default_address() {
+        let config = Config {
+            port: Some(9000),
+            ..Config::default()
+        };
+        assert_eq!(config.listen_addr(), "0.0.0.0:9000".parse().unwrap());
+    }
+
+    #[test]
+    fn listen_wins_over_port() {
+        let config = Config {
+            listen: Some("127.0.0.1:7000".parse().unwrap()),
+            port: Some(9000),
+            ..Config::default()
+        };
+        assert_eq!(config.listen_addr(), "127.0.0.1:7000".parse().unwrap());
+    }
+
+    #[test]
+    fn the_default_is_all_interfaces_on_8080_with_any_origin() {
+        let config = Config::default();
+        assert_eq!(config.listen_addr(), "0.0.0.0:8080".parse().unwrap());
+        assert!(config.cors_allows_any_origin());
+        assert!(config.solve_slots() >= 1);
+    }
+}

@@ -1,0 +1,166 @@
+//! Every failure of the API, answered as `application/problem+json` (RFC 9457).
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::board::{BoardError, ConflictBody};
+use crate::config::RETRY_AFTER_SECS;
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// An error answer. The `code` of each variant is stable and documented in `openapi.yaml`.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ApiError {
+    /// The body is not JSON (or not UTF-8, or nested too deep).
+    #[error("the request body is not valid JSON: {0}")]
+    InvalidJson(String),
+    /// The JSON has the wrong shape: a missing or unknown field, or a wrong type.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// The board itself is malformed; each error points at a row or cell.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    InvalidBoard(Vec<BoardError>),
+    /// The body is not declared as JSON.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// The body is over the configured limit.
+    #[error("the request body is larger than the limit of {0} bytes")]
+    PayloadTooLarge(usize),
+    /// No route at that path.
+    #[error("no resource at {0}")]
+    NotFound(String),
+    /// The route exists, but not for that method.
+    #[error("method {0} is not allowed here")]
+    MethodNotAllowed(String),
+    /// The puzzle has no solution; `conflicts` lists clashing givens, if any.
+    #[error("the puzzle has no solution")]
+    NoSolution(Vec<ConflictBody>),
+    /// The solver's safety budget ran out: this is not a proof that no solution exists.
+    #[error("the search gave up after {0} guesses; this does not prove the puzzle unsolvable")]
+    SearchLimit(u64),
+    /// Every solver slot is busy and the waiting line is full.
+    #[error("the server is busy; retry after {RETRY_AFTER_SECS} s")]
+    Overloaded,
+    /// The request took longer than the configured deadline.
+    #[error("the request did not complete within {0} s")]
+    Timeout(u64),
+    /// A bug; details are logged, never sent.
+    #[error("internal error")]
+    Internal(String),
+    /// Any other client error produced below the handlers, kept with its status.
+    #[error("{1}")]
+    Other(StatusCode, String),
+}
+
+impl ApiError {
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::InvalidJson(_) | ApiError::InvalidRequest(_) | ApiError::InvalidBoard(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::NoSolution(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::SearchLimit(_) | ApiError::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Other(status, _) => *status,
+        }
+    }
+
+    /// The stable, machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::InvalidJson(_) => "invalid_json",
+            ApiError::InvalidRequest(_) | ApiError::InvalidBoard(_) => "invalid_board",
+            ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
+            ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::NoSolution(_) => "no_solution",
+            ApiError::SearchLimit(_) => "search_limit",
+            ApiError::Overloaded => "overloaded",
+            ApiError::Timeout(_) => "timeout",
+            ApiError::Internal(_) => "internal",
+            ApiError::Other(..) => "bad_request",
+        }
+    }
+
+    /// The problem object, as sent.
+    pub fn to_problem(&self) -> Problem {
+        let status = self.status();
+        let code = self.code();
+        Problem {
+            type_uri: format!("urn:sudoku-service:problem:{code}"),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail: self.to_string(),
+            code,
+            errors: match self {
+                ApiError::InvalidBoard(errors) => Some(errors.clone()),
+                _ => None,
+            },
+            conflicts: match self {
+                ApiError::NoSolution(conflicts) => Some(conflicts.clone()),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl From<BoardError> for ApiError {
+    fn from(error: BoardError) -> Self {
+        ApiError::InvalidBoard(vec![error])
+    }
+}
+
+impl From<crate::sudoku::BudgetExhausted> for ApiError {
+    fn from(exhausted: crate::sudoku::BudgetExhausted) -> Self {
+        ApiError::SearchLimit(exhausted.guesses)
+    }
+}
+
+/// The RFC 9457 body, plus `code` and, where they help, `errors` or `conflicts`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Problem {
+    /// A URI naming the kind of problem.
+    #[serde(rename = "type")]
+    pub type_uri: String,
+    /// The status's reason phrase.
+    pub title: String,
+    /// The HTTP status.
+    pub status: u16,
+    /// What went wrong in this request.
+    pub detail: String,
+    /// The stable machine-readable code.
+    pub code: &'static str,
+    /// Where a board is malformed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<BoardError>>,
+    /// The clashing givens of an unsolvable board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Vec<ConflictBody>>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(reason) = &self {
+            // Logged once here; the client only learns that it was our fault.
+            tracing::error!(%reason, "internal error");
+        }
+        let status = self.status();
+        let body = serde_json::to_vec(&self.to_problem()).unwrap_or_default();
+        let mut response = (status, body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if matches!(self, ApiError::Overloaded) {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
+        }
+        response
+    }
+}

@@ -1,0 +1,109 @@
+//! The JSON body extractor: our own errors instead of axum's plain-text rejections.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+
+/// A JSON request body of type `T`. Rejects a missing or non-JSON content type (415), a
+/// body over the limit (413), malformed JSON (400 `invalid_json`) and JSON of the wrong
+/// shape (400 `invalid_board`), each as problem+json.
+#[derive(Debug)]
+pub struct JsonBody<T>(pub T);
+
+impl<S, T> FromRequest<S> for JsonBody<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        check_json_content_type(req.headers().get(header::CONTENT_TYPE))?;
+        let limit = req
+            .extensions()
+            .get::<BodyLimit>()
+            .map_or(usize::MAX, |l| l.0);
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge(limit)
+            } else {
+                ApiError::Other(rejection.status(), rejection.body_text())
+            }
+        })?;
+        parse_json(&bytes).map(JsonBody)
+    }
+}
+
+/// The configured body limit, put into request extensions so errors can quote it.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+/// Accepts `application/json` and any `application/*+json`, with parameters, any case.
+fn check_json_content_type(value: Option<&header::HeaderValue>) -> Result<(), ApiError> {
+    let Some(value) = value else {
+        return Err(ApiError::UnsupportedMediaType(
+            "missing Content-Type; send the body as application/json".into(),
+        ));
+    };
+    let essence = value
+        .to_str()
+        .unwrap_or_default()
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let is_json = essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"));
+    if is_json {
+        Ok(())
+    } else {
+        Err(ApiError::UnsupportedMediaType(format!(
+            "Content-Type {:?} is not supported; send the body as application/json",
+            value.to_str().unwrap_or("<not text>")
+        )))
+    }
+}
+
+/// Parses JSON, telling broken JSON apart from JSON of the wrong shape.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|err| {
+        use serde_json::error::Category;
+        match err.classify() {
+            Category::Data => ApiError::InvalidRequest(format!("invalid request: {err}")),
+            Category::Syntax | Category::Eof | Category::Io => {
+                ApiError::InvalidJson(err.to_string())
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn json_content_types_are_recognised() {
+        for ok in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/problem+json",
+        ] {
+            assert!(
+                check_json_content_type(Some(&HeaderValue::from_static(ok))).is_ok(),
+                "{ok}"
+            );
+        }
+        for bad in ["text/plain", "application/jsonx", "multipart/form-data", ""] {
+            assert!(
+                check_json_content_type(Some(&HeaderValue::from_static(bad))).is_err(),
+                "{bad:?}"
+            );
+        }
+        assert!(check_json_content_type(None).is_err());
+    }
+}

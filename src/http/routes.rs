@@ -1,0 +1,125 @@
+//! Thin handlers: body -> core types -> solver on the blocking pool -> body.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::board::{Board, ConflictBody, conflict_bodies};
+use super::error::ApiError;
+use super::extract::JsonBody;
+use super::state::AppState;
+use crate::sudoku::{Report, Verdict, find_conflicts};
+
+/// The spec, served as written.
+pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
+
+/// `{"board": B}`: the body of `/solve` and `/validate`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardRequest {
+    /// The board in any of the three wire forms.
+    pub board: Value,
+}
+
+/// The answer of `/solve`.
+#[derive(Debug, Serialize)]
+pub struct SolveResponse {
+    /// The solution, in the caller's form.
+    pub solution: Value,
+    /// False when another solution exists too.
+    pub unique: bool,
+}
+
+/// The answer of `/validate`.
+#[derive(Debug, Serialize)]
+pub struct ValidateResponse {
+    /// No two filled cells clash.
+    pub valid: bool,
+    /// No empty cell.
+    pub complete: bool,
+    /// Complete and valid.
+    pub solved: bool,
+    /// At least one solution exists.
+    pub solvable: bool,
+    /// Exactly one solution exists.
+    pub unique: bool,
+    /// The clashes among filled cells.
+    pub conflicts: Vec<ConflictBody>,
+}
+
+/// `POST /solve`: the solution in the caller's form, or 422 when there is none.
+pub async fn solve(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<SolveResponse>, ApiError> {
+    let board = Board::from_json(&request.board, "/board")?;
+    let verdict = state
+        .run_solver(move |solver| solver.analyze(&board.grid))
+        .await??;
+    solve_response(&board, verdict).map(Json)
+}
+
+/// The answer for one solved board: its solution, or why there is none.
+pub fn solve_response(board: &Board, verdict: Verdict) -> Result<SolveResponse, ApiError> {
+    match verdict {
+        Verdict::Unique(solution) | Verdict::Multiple(solution) => Ok(SolveResponse {
+            solution: board.render(&solution),
+            unique: matches!(verdict, Verdict::Unique(_)),
+        }),
+        Verdict::None => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(
+            &board.grid,
+        )))),
+    }
+}
+
+/// `POST /validate`: what the board is, for any well-formed board.
+pub async fn validate(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<ValidateResponse>, ApiError> {
+    let board = Board::from_json(&request.board, "/board")?;
+    let report = state
+        .run_solver(move |solver| Report::of(&board.grid, solver))
+        .await??;
+    Ok(Json(ValidateResponse {
+        valid: report.valid,
+        complete: report.complete,
+        solved: report.solved,
+        solvable: report.solvable,
+        unique: report.unique,
+        conflicts: conflict_bodies(&report.conflicts),
+    }))
+}
+
+/// `GET /healthz`: the process is alive.
+pub async fn healthz() -> Json<Value> {
+    Json(serde_json::json!({"status": "ok"}))
+}
+
+/// `GET /openapi.yaml`: the API contract.
+pub async fn openapi() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/yaml"),
+        )],
+        OPENAPI_YAML,
+    )
+        .into_response()
+}
+
+/// `GET /readyz`: ready to take traffic; 503 once shutdown has begun.
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    if state.is_ready() {
+        Json(serde_json::json!({"status": "ready"})).into_response()
+    } else {
+        ApiError::Other(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "shutting down".into(),
+        )
+        .into_response()
+    }
+}

@@ -1,0 +1,125 @@
+//! Shared state of the handlers: the solver and the limits around it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use tokio::sync::Semaphore;
+use tracing::Instrument;
+
+use super::error::ApiError;
+use crate::config::Config;
+use crate::sudoku::Solver;
+
+/// What every handler shares; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    solver: Solver,
+    slots: Arc<Semaphore>,
+    slot_count: usize,
+    waiting: AtomicUsize,
+    max_waiting: usize,
+    ready: AtomicBool,
+    body_limit: usize,
+    request_timeout_secs: u64,
+}
+
+impl AppState {
+    /// State for a server with these settings.
+    pub fn new(config: &Config) -> AppState {
+        AppState {
+            inner: Arc::new(Inner {
+                solver: Solver::with_budget(config.guess_budget),
+                slots: Arc::new(Semaphore::new(config.solve_slots())),
+                slot_count: config.solve_slots(),
+                waiting: AtomicUsize::new(0),
+                max_waiting: config.max_queued_solves,
+                ready: AtomicBool::new(true),
+                body_limit: config.body_limit,
+                request_timeout_secs: config.request_timeout,
+            }),
+        }
+    }
+
+    /// The configured body limit in bytes.
+    pub fn body_limit(&self) -> usize {
+        self.inner.body_limit
+    }
+
+    /// The configured request deadline in seconds.
+    pub fn request_timeout_secs(&self) -> u64 {
+        self.inner.request_timeout_secs
+    }
+
+    /// True until shutdown begins.
+    pub fn is_ready(&self) -> bool {
+        self.inner.ready.load(Ordering::Relaxed)
+    }
+
+    /// Marks the server as going away, so readiness probes fail while it drains.
+    pub fn set_not_ready(&self) {
+        self.inner.ready.store(false, Ordering::Relaxed);
+    }
+
+    /// Solves currently running on the blocking pool.
+    pub fn solves_in_flight(&self) -> usize {
+        self.inner
+            .slot_count
+            .saturating_sub(self.inner.slots.available_permits())
+    }
+
+    /// Runs `job` on the blocking pool once a solver slot is free, carrying the current
+    /// tracing span. When every slot is busy and the waiting line is full it answers
+    /// [`ApiError::Overloaded`] at once instead of queueing without bound.
+    ///
+    /// # Errors
+    /// [`ApiError::Overloaded`] as above; [`ApiError::Internal`] if the job panicked.
+    pub async fn run_solver<T, F>(&self, job: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&Solver) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let permit = match Arc::clone(&self.inner.slots).try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                let _place = WaitingPlace::take(&self.inner)?;
+                Arc::clone(&self.inner.slots)
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| ApiError::Internal("solver slots closed".into()))?
+            }
+        };
+        let solver = self.inner.solver;
+        let span = tracing::Span::current();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            span.in_scope(|| job(&solver))
+        })
+        .in_current_span()
+        .await
+        .map_err(|err| ApiError::Internal(format!("solver task failed: {err}")))
+    }
+}
+
+/// A place in the waiting line, given back when dropped (also when the request is cancelled).
+struct WaitingPlace<'a>(&'a AtomicUsize);
+
+impl<'a> WaitingPlace<'a> {
+    fn take(inner: &'a Inner) -> Result<WaitingPlace<'a>, ApiError> {
+        let before = inner.waiting.fetch_add(1, Ordering::AcqRel);
+        let place = WaitingPlace(&inner.waiting);
+        if before >= inner.max_waiting {
+            return Err(ApiError::Overloaded);
+        }
+        Ok(place)
+    }
+}
+
+impl Drop for WaitingPlace<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}

@@ -1,0 +1,17 @@
+//! sudoku-service: solves and checks 9x9 Sudoku puzzles, over HTTP and on the command line.
+//!
+//! # Layout
+//! - [`sudoku`]: the pure core (grid, validation, solver). Depends on std only.
+//! - [`http`]: the axum adapter: router, wire formats of a board, handlers, errors.
+//! - [`server`]: binding, serving and graceful shutdown; [`telemetry`]: logging.
+//! - [`config`]: server settings from flags and environment variables.
+//! - [`cli`]: the command line (`serve`, `solve`).
+//!
+//! Dependencies point one way: `sudoku` <- `http` <- `server` <- `main.rs`.
+
+pub mod cli;
+pub mod config;
+pub mod http;
+pub mod server;
+pub mod sudoku;
+pub mod telemetry;

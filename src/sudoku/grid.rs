@@ -1,0 +1,251 @@
+//! The 81-cell grid and its one-line text form.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Number of cells in a 9x9 grid.
+pub const CELLS: usize = 81;
+
+/// Why a line or a cell array is not a grid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The line does not hold exactly 81 cells; carries the number of characters found.
+    #[error("expected 81 cells, found {0}")]
+    WrongLength(usize),
+    /// A cell holds something other than `1`-`9`, `.` or `0` (0-based row and column).
+    #[error("invalid cell {found:?} at row {row}, column {col} (expected 1-9, '.' or '0')")]
+    InvalidCell {
+        /// 0-based row of the offending cell.
+        row: usize,
+        /// 0-based column of the offending cell.
+        col: usize,
+        /// The character found there.
+        found: char,
+    },
+    /// A numeric cell is outside `0..=9` (0-based row and column).
+    #[error("invalid value {found} at row {row}, column {col} (expected 0-9)")]
+    InvalidValue {
+        /// 0-based row of the offending cell.
+        row: usize,
+        /// 0-based column of the offending cell.
+        col: usize,
+        /// The value found there.
+        found: u8,
+    },
+}
+
+/// A 9x9 Sudoku grid, row-major; each cell is `0` (empty) or a digit `1..=9`.
+///
+/// A `Grid` always holds in-range values, but it may break the Sudoku rules:
+/// see [`crate::sudoku::find_conflicts`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grid {
+    cells: [u8; CELLS],
+}
+
+impl Grid {
+    /// The grid with every cell empty.
+    pub const EMPTY: Grid = Grid { cells: [0; CELLS] };
+
+    /// Builds a grid from 81 row-major values, `0` meaning empty.
+    ///
+    /// # Errors
+    /// [`ParseError::InvalidValue`] names the first value above 9.
+    pub fn from_cells(cells: [u8; CELLS]) -> Result<Grid, ParseError> {
+        match cells.iter().position(|&v| v > 9) {
+            Some(i) => Err(ParseError::InvalidValue {
+                row: i / 9,
+                col: i % 9,
+                found: cells[i],
+            }),
+            None => Ok(Grid { cells }),
+        }
+    }
+
+    /// Parses an 81-character line, row by row: `1`-`9` are givens, `.` or `0` empty cells.
+    /// Surrounding whitespace (such as a trailing `\r`) is ignored.
+    ///
+    /// # Errors
+    /// [`ParseError::WrongLength`] with the number of characters found, or
+    /// [`ParseError::InvalidCell`] naming the first bad character and where it is.
+    pub fn from_line(line: &str) -> Result<Grid, ParseError> {
+        let line = line.trim();
+        // Length first: a line of the wrong length is reported as such, not by its first oddity.
+        let count = line.chars().count();
+        if count != CELLS {
+            return Err(ParseError::WrongLength(count));
+        }
+        let mut cells = [0u8; CELLS];
+        for (i, (cell, ch)) in cells.iter_mut().zip(line.chars()).enumerate() {
+            *cell = cell_value(ch).ok_or(ParseError::InvalidCell {
+                row: i / 9,
+                col: i % 9,
+                found: ch,
+            })?;
+        }
+        Ok(Grid { cells })
+    }
+
+    /// The 81-character line, `.` for empty cells.
+    pub fn to_line(&self) -> String {
+        self.to_string()
+    }
+
+    /// The 81 row-major values, `0` meaning empty.
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// The value at a 0-based (row, col), `0` meaning empty.
+    ///
+    /// # Panics
+    /// When `row` or `col` is 9 or more.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        assert!(row < 9 && col < 9, "cell ({row}, {col}) is off the grid");
+        self.cells[row * 9 + col]
+    }
+
+    /// Number of filled cells.
+    pub fn given_count(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when no cell is empty.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// True when every filled cell of `self` holds the same digit in `other`.
+    pub fn is_kept_by(&self, other: &Grid) -> bool {
+        self.cells
+            .iter()
+            .zip(other.cells.iter())
+            .all(|(&given, &v)| given == 0 || given == v)
+    }
+}
+
+/// The value of one line character: `Some(0)` for an empty cell, `None` when not a cell.
+pub fn cell_value(ch: char) -> Option<u8> {
+    match ch {
+        '.' | '0' => Some(0),
+        '1'..='9' => Some(ch as u8 - b'0'),
+        _ => None,
+    }
+}
+
+impl FromStr for Grid {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Grid::from_line(s)
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut line = [b'.'; CELLS];
+        for (out, &v) in line.iter_mut().zip(self.cells.iter()) {
+            if v != 0 {
+                *out = b'0' + v;
+            }
+        }
+        // Every byte is ASCII, so this never fails.
+        f.write_str(std::str::from_utf8(&line).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn from_line_round_trips_through_display() {
+        let grid = Grid::from_line(LINE).unwrap();
+        assert_eq!(grid.to_line(), LINE);
+        assert_eq!(grid.get(0, 0), 5);
+        assert_eq!(grid.get(0, 2), 0);
+        assert_eq!(grid.get(8, 8), 9);
+        assert_eq!(grid.given_count(), 30);
+    }
+
+    #[test]
+    fn zero_is_read_as_an_empty_cell() {
+        let zeros = LINE.replace('.', "0");
+        assert_eq!(
+            Grid::from_line(&zeros).unwrap(),
+            Grid::from_line(LINE).unwrap()
+        );
+    }
+
+    #[test]
+    fn short_and_long_lines_report_the_count_found() {
+        assert_eq!(
+            Grid::from_line(&LINE[..80]),
+            Err(ParseError::WrongLength(80))
+        );
+        assert_eq!(
+            Grid::from_line(&format!("{LINE}1")),
+            Err(ParseError::WrongLength(82))
+        );
+        assert_eq!(Grid::from_line(""), Err(ParseError::WrongLength(0)));
+    }
+
+    #[test]
+    fn a_bad_character_is_reported_with_its_row_and_column() {
+        let mut bad = LINE.to_string();
+        bad.replace_range(12..13, "x");
+        assert_eq!(
+            Grid::from_line(&bad),
+            Err(ParseError::InvalidCell {
+                row: 1,
+                col: 3,
+                found: 'x'
+            })
+        );
+    }
+
+    #[test]
+    fn multibyte_characters_count_as_one_cell() {
+        let mut bad = LINE.to_string();
+        bad.replace_range(0..1, "１");
+        assert_eq!(
+            Grid::from_line(&bad),
+            Err(ParseError::InvalidCell {
+                row: 0,
+                col: 0,
+                found: '１'
+            })
+        );
+    }
+
+    #[test]
+    fn from_cells_rejects_values_above_nine() {
+        let mut cells = [0u8; CELLS];
+        cells[40] = 10;
+        assert_eq!(
+            Grid::from_cells(cells),
+            Err(ParseError::InvalidValue {
+                row: 4,
+                col: 4,
+                found: 10
+            })
+        );
+    }
+
+    #[test]
+    fn is_kept_by_checks_only_filled_cells() {
+        let puzzle = Grid::from_line(LINE).unwrap();
+        assert!(puzzle.is_kept_by(&puzzle));
+        assert!(Grid::EMPTY.is_kept_by(&puzzle));
+        assert!(!puzzle.is_kept_by(&Grid::EMPTY));
+    }
+}

@@ -1,0 +1,11 @@
+//! The pure core: grids, validation and the solver. No I/O, no async, no wire formats.
+
+mod grid;
+mod report;
+mod solver;
+mod validate;
+
+pub use grid::{CELLS, Grid, ParseError, cell_value};
+pub use report::Report;
+pub use solver::{BudgetExhausted, Count, DEFAULT_GUESS_BUDGET, SolveError, Solver, Verdict};
+pub use validate::{Conflict, Unit, find_conflicts, is_solved, is_valid};
