@@ -11,6 +11,8 @@ pub const DEFAULT_LISTEN: SocketAddr =
 pub const DEFAULT_PORT: u16 = 8080;
 /// Largest request body accepted, in bytes.
 pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+/// Largest `/solve/batch` body: room for 1,000 boards in the widest form.
+pub const DEFAULT_BATCH_BODY_LIMIT: usize = 1024 * 1024;
 /// Whole-request deadline, in seconds.
 pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 10;
 /// Solve requests allowed to wait for a solver slot before new ones are turned away.
@@ -41,6 +43,10 @@ pub struct Config {
     /// Largest request body accepted, in bytes; larger ones get 413.
     #[arg(long, env = "SUDOKU_BODY_LIMIT", value_name = "BYTES", default_value_t = DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,
+
+    /// Largest `/solve/batch` body accepted, in bytes; larger ones get 413.
+    #[arg(long, env = "SUDOKU_BATCH_BODY_LIMIT", value_name = "BYTES", default_value_t = DEFAULT_BATCH_BODY_LIMIT)]
+    pub batch_body_limit: usize,
 
     /// Seconds a whole request may take, reading the body included; slower ones get 408.
     #[arg(long, env = "SUDOKU_REQUEST_TIMEOUT", value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS)]
@@ -79,6 +85,7 @@ impl Default for Config {
             listen: None,
             port: None,
             body_limit: DEFAULT_BODY_LIMIT,
+            batch_body_limit: DEFAULT_BATCH_BODY_LIMIT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT_SECS,
             max_concurrent_solves: None,
             max_queued_solves: DEFAULT_MAX_QUEUED_SOLVES,

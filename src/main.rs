@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use sudoku_service::cli::{Cli, Command, solve};
+use sudoku_service::cli::{Cli, Command, healthcheck, solve};
 
 fn main() -> ExitCode {
     match Cli::parse().into_command() {
@@ -14,5 +14,6 @@ fn main() -> ExitCode {
             std::io::stdout(),
             std::io::stderr(),
         ),
+        Command::Healthcheck(args) => healthcheck::run(&args),
     }
 }

@@ -1,5 +1,6 @@
 //! The command line: `serve` (the default), `solve`, and `healthcheck`.
 
+pub mod healthcheck;
 pub mod solve;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,8 @@ pub enum Command {
     Serve(Config),
     /// Solve puzzle files (or stdin), one puzzle per line, proving uniqueness.
     Solve(solve::SolveArgs),
+    /// Probe a local server's /healthz; exit 0 when it answers 200 (for container HEALTHCHECK).
+    Healthcheck(healthcheck::HealthcheckArgs),
 }
 
 impl Cli {

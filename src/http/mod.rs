@@ -37,6 +37,14 @@ pub fn router(config: &Config) -> (Router, AppState) {
 pub fn router_with_state(config: &Config, state: AppState) -> Router {
     let api = Router::new()
         .route("/solve", post(routes::solve))
+        .route(
+            "/solve/batch",
+            post(routes::solve_batch).layer::<_, std::convert::Infallible>(
+                tower::ServiceBuilder::new()
+                    .layer(DefaultBodyLimit::max(config.batch_body_limit))
+                    .layer(axum::Extension(BodyLimit(config.batch_body_limit))),
+            ),
+        )
         .route("/validate", post(routes::validate))
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::board::{Board, ConflictBody, conflict_bodies};
-use super::error::ApiError;
+use super::error::{ApiError, Problem};
 use super::extract::JsonBody;
 use super::state::AppState;
-use crate::sudoku::{Report, Verdict, find_conflicts};
+use crate::sudoku::{Grid, Report, Verdict, find_conflicts};
 
 /// The spec, served as written.
 pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -31,6 +31,37 @@ pub struct SolveResponse {
     pub solution: Value,
     /// False when another solution exists too.
     pub unique: bool,
+}
+
+/// `{"boards": [B, ...]}`: the body of `/solve/batch`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRequest {
+    /// Up to [`MAX_BATCH_BOARDS`] boards, each in any wire form.
+    pub boards: Vec<Value>,
+}
+
+/// Most boards one `/solve/batch` request may carry.
+pub const MAX_BATCH_BOARDS: usize = 1000;
+
+/// One board's result in a batch: its solution, or the problem it would have had alone.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum BatchResult {
+    /// Solved: the same body `/solve` answers.
+    Solved(SolveResponse),
+    /// Not solved: the problem object `/solve` would have answered, under `error`.
+    Failed {
+        /// The problem (status, code, detail, and `errors` or `conflicts`).
+        error: Problem,
+    },
+}
+
+/// The answer of `/solve/batch`: one result per board, in request order.
+#[derive(Debug, Serialize)]
+pub struct BatchResponse {
+    /// The results, index for index with the request's boards.
+    pub results: Vec<BatchResult>,
 }
 
 /// The answer of `/validate`.
@@ -73,6 +104,45 @@ pub fn solve_response(board: &Board, verdict: Verdict) -> Result<SolveResponse, 
             &board.grid,
         )))),
     }
+}
+
+/// `POST /solve/batch`: many boards at once, solved across all solver slots.
+pub async fn solve_batch(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<BatchRequest>,
+) -> Result<Json<BatchResponse>, ApiError> {
+    let count = request.boards.len();
+    if count == 0 || count > MAX_BATCH_BOARDS {
+        return Err(ApiError::InvalidRequest(format!(
+            "boards must hold 1 to {MAX_BATCH_BOARDS} boards, found {count}"
+        )));
+    }
+    let boards: Vec<Result<Board, ApiError>> = request
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, value)| Board::from_json(value, &format!("/boards/{i}")).map_err(ApiError::from))
+        .collect();
+    let grids: Vec<Grid> = boards.iter().flatten().map(|board| board.grid).collect();
+    let mut verdicts = state.analyze_all(grids).await?.into_iter();
+    let results = boards
+        .into_iter()
+        .map(|board| {
+            let answer = board.and_then(|board| {
+                let verdict = verdicts
+                    .next()
+                    .ok_or_else(|| ApiError::Internal("batch result missing".into()))?;
+                solve_response(&board, verdict?)
+            });
+            match answer {
+                Ok(solved) => BatchResult::Solved(solved),
+                Err(error) => BatchResult::Failed {
+                    error: error.to_problem(),
+                },
+            }
+        })
+        .collect();
+    Ok(Json(BatchResponse { results }))
 }
 
 /// `POST /validate`: what the board is, for any well-formed board.

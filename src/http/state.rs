@@ -8,7 +8,7 @@ use tracing::Instrument;
 
 use super::error::ApiError;
 use crate::config::Config;
-use crate::sudoku::Solver;
+use crate::sudoku::{BudgetExhausted, Grid, Solver, Verdict};
 
 /// What every handler shares; cheap to clone.
 #[derive(Clone)]
@@ -101,6 +101,44 @@ impl AppState {
         .in_current_span()
         .await
         .map_err(|err| ApiError::Internal(format!("solver task failed: {err}")))
+    }
+
+    /// Solves and proves uniqueness of every grid, spread over all solver slots, keeping
+    /// order. Each part takes one slot, so a batch never starves single solves for long.
+    ///
+    /// # Errors
+    /// [`ApiError::Overloaded`] or [`ApiError::Internal`] as for [`AppState::run_solver`].
+    pub async fn analyze_all(
+        &self,
+        grids: Vec<Grid>,
+    ) -> Result<Vec<Result<Verdict, BudgetExhausted>>, ApiError> {
+        let parts = self.inner.slot_count.clamp(1, grids.len().max(1));
+        let per_part = grids.len().div_ceil(parts).max(1);
+        let mut tasks = Vec::with_capacity(parts);
+        for part in grids.chunks(per_part) {
+            let part = part.to_vec();
+            let state = self.clone();
+            tasks.push(tokio::spawn(
+                async move {
+                    state
+                        .run_solver(move |solver| {
+                            part.iter()
+                                .map(|grid| solver.analyze(grid))
+                                .collect::<Vec<_>>()
+                        })
+                        .await
+                }
+                .in_current_span(),
+            ));
+        }
+        let mut verdicts = Vec::with_capacity(grids.len());
+        for task in tasks {
+            let part = task
+                .await
+                .map_err(|err| ApiError::Internal(format!("batch task failed: {err}")))??;
+            verdicts.extend(part);
+        }
+        Ok(verdicts)
     }
 }
 
