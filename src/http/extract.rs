@@ -70,6 +70,15 @@ fn check_json_content_type(value: Option<&header::HeaderValue>) -> Result<(), Ap
 
 /// Parses JSON, telling broken JSON apart from JSON of the wrong shape.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // serde would read a struct from an array (`["..."]` as `{"board": "..."}`): refuse that.
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|&b| b != b'{')
+        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+    {
+        return Err(ApiError::InvalidRequest(
+            "invalid request: the body must be a JSON object".into(),
+        ));
+    }
     serde_json::from_slice(bytes).map_err(|err| {
         use serde_json::error::Category;
         match err.classify() {

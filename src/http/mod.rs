@@ -3,6 +3,7 @@
 pub mod board;
 pub mod error;
 pub mod extract;
+pub mod metrics;
 pub mod routes;
 pub mod state;
 
@@ -24,6 +25,17 @@ use crate::config::Config;
 pub use error::ApiError;
 use extract::BodyLimit;
 pub use state::AppState;
+
+/// Every route the API serves (all are fixed paths).
+pub const ROUTES: [&str; 7] = [
+    "/solve",
+    "/solve/batch",
+    "/validate",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/openapi.yaml",
+];
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -48,11 +60,16 @@ pub fn router_with_state(config: &Config, state: AppState) -> Router {
         .route("/validate", post(routes::validate))
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
+        .route("/metrics", get(metrics::export))
         .route("/openapi.yaml", get(routes::openapi))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(config.body_limit))
         .layer(middleware::from_fn_with_state(state.clone(), deadline))
         .layer(middleware::from_fn(problem_for_bare_errors))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ))
         .with_state(state);
     api.layer(cors(config))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))

@@ -7,6 +7,7 @@ use tokio::sync::Semaphore;
 use tracing::Instrument;
 
 use super::error::ApiError;
+use super::metrics::Metrics;
 use crate::config::Config;
 use crate::sudoku::{BudgetExhausted, Grid, Solver, Verdict};
 
@@ -25,6 +26,7 @@ struct Inner {
     ready: AtomicBool,
     body_limit: usize,
     request_timeout_secs: u64,
+    metrics: Arc<Metrics>,
 }
 
 impl AppState {
@@ -40,6 +42,7 @@ impl AppState {
                 ready: AtomicBool::new(true),
                 body_limit: config.body_limit,
                 request_timeout_secs: config.request_timeout,
+                metrics: Arc::new(Metrics::new()),
             }),
         }
     }
@@ -54,6 +57,11 @@ impl AppState {
         self.inner.request_timeout_secs
     }
 
+    /// The service's metrics.
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
     /// True until shutdown begins.
     pub fn is_ready(&self) -> bool {
         self.inner.ready.load(Ordering::Relaxed)
@@ -62,13 +70,6 @@ impl AppState {
     /// Marks the server as going away, so readiness probes fail while it drains.
     pub fn set_not_ready(&self) {
         self.inner.ready.store(false, Ordering::Relaxed);
-    }
-
-    /// Solves currently running on the blocking pool.
-    pub fn solves_in_flight(&self) -> usize {
-        self.inner
-            .slot_count
-            .saturating_sub(self.inner.slots.available_permits())
     }
 
     /// Runs `job` on the blocking pool once a solver slot is free, carrying the current
@@ -85,7 +86,9 @@ impl AppState {
         let permit = match Arc::clone(&self.inner.slots).try_acquire_owned() {
             Ok(permit) => permit,
             Err(_) => {
-                let _place = WaitingPlace::take(&self.inner)?;
+                let _place = WaitingPlace::take(&self.inner).inspect_err(|_| {
+                    self.inner.metrics.count_overloaded();
+                })?;
                 Arc::clone(&self.inner.slots)
                     .acquire_owned()
                     .await
@@ -93,9 +96,11 @@ impl AppState {
             }
         };
         let solver = self.inner.solver;
+        let metrics = Arc::clone(&self.inner.metrics);
         let span = tracing::Span::current();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
+            let _timer = metrics.solve_started();
             span.in_scope(|| job(&solver))
         })
         .in_current_span()

@@ -1,0 +1,199 @@
+//! Prometheus metrics: requests by route and status, solve times, in-flight and shed work.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::prometheus_text;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+use super::state::AppState;
+
+/// Labels of one request series.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    method: String,
+    route: String,
+    status: u16,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct BuildLabels {
+    version: String,
+}
+
+type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
+
+/// Every metric the service exports, each registered once in its own registry.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    request_seconds: HistogramFamily<RequestLabels>,
+    solve_seconds: Histogram,
+    solves_in_flight: Gauge,
+    overloaded: Counter,
+}
+
+fn latency_histogram() -> Histogram {
+    // 50 µs to ~1.6 s in doubling steps: solves are micro- to milliseconds.
+    Histogram::new(exponential_buckets(0.000_05, 2.0, 16))
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    /// A fresh set of metrics with build info filled in.
+    pub fn new() -> Metrics {
+        let mut registry = Registry::default();
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by method, route and status",
+            requests.clone(),
+        );
+        let request_seconds: HistogramFamily<RequestLabels> =
+            Family::new_with_constructor(latency_histogram);
+        registry.register(
+            "http_request_duration_seconds",
+            "Time to answer an HTTP request, by method, route and status",
+            request_seconds.clone(),
+        );
+        let solve_seconds = latency_histogram();
+        registry.register(
+            "solver_duration_seconds",
+            "Time one solver job spent on the blocking pool",
+            solve_seconds.clone(),
+        );
+        let solves_in_flight = Gauge::default();
+        registry.register(
+            "solves_in_flight",
+            "Solver jobs running right now",
+            solves_in_flight.clone(),
+        );
+        let overloaded = Counter::default();
+        registry.register(
+            "overloaded_rejections",
+            "Requests turned away with 503 overloaded because every solver slot and the waiting line were full",
+            overloaded.clone(),
+        );
+        let build = Family::<BuildLabels, Gauge>::default();
+        build
+            .get_or_create(&BuildLabels {
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+            })
+            .set(1);
+        registry.register(
+            "build_info",
+            "Always 1; the version label names the running build",
+            build,
+        );
+        Metrics {
+            registry,
+            requests,
+            request_seconds,
+            solve_seconds,
+            solves_in_flight,
+            overloaded,
+        }
+    }
+
+    /// Records one answered request.
+    fn observe_request(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
+        let labels = RequestLabels {
+            method: method.to_owned(),
+            route: route.to_owned(),
+            status,
+        };
+        self.requests.get_or_create(&labels).inc();
+        self.request_seconds
+            .get_or_create(&labels)
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// Marks a solver job as started; the guard records its time and ends it when dropped.
+    pub fn solve_started(self: &Arc<Self>) -> SolveTimer {
+        self.solves_in_flight.inc();
+        SolveTimer {
+            metrics: Arc::clone(self),
+            started: Instant::now(),
+        }
+    }
+
+    /// Counts a request shed because the server was overloaded.
+    pub fn count_overloaded(&self) {
+        self.overloaded.inc();
+    }
+
+    /// The text exposition (Prometheus text format 0.0.4).
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        if prometheus_text::encode(&mut text, &self.registry).is_err() {
+            text.clear();
+        }
+        text
+    }
+}
+
+/// Ends a solver job's accounting when dropped, also when the job panicked.
+pub struct SolveTimer {
+    metrics: Arc<Metrics>,
+    started: Instant,
+}
+
+impl Drop for SolveTimer {
+    fn drop(&mut self) {
+        self.metrics.solves_in_flight.dec();
+        self.metrics
+            .solve_seconds
+            .observe(self.started.elapsed().as_secs_f64());
+    }
+}
+
+/// The route a path belongs to, from the fixed list; anything else is `unmatched`, so
+/// clients cannot create series without bound.
+fn route_label(path: &str) -> &'static str {
+    super::ROUTES
+        .iter()
+        .find(|&&route| route == path)
+        .copied()
+        .unwrap_or("unmatched")
+}
+
+/// Middleware: counts and times every request by its matched route.
+pub async fn track(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().as_str().to_owned();
+    let route = route_label(request.uri().path());
+    let response = next.run(request).await;
+    state.metrics().observe_request(
+        &method,
+        route,
+        response.status().as_u16(),
+        started.elapsed(),
+    );
+    response
+}
+
+/// `GET /metrics`: the Prometheus text exposition.
+pub async fn export(State(state): State<AppState>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(prometheus_text::CONTENT_TYPE),
+        )],
+        state.metrics().render(),
+    )
+        .into_response()
+}

@@ -1,0 +1,125 @@
+//! Helpers shared by the HTTP test suites.
+#![allow(dead_code)]
+
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use serde_json::Value;
+use sudoku_service::config::Config;
+use tower::ServiceExt;
+
+/// The classic puzzle from Wikipedia's Sudoku article, and its solution.
+pub const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+pub const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// The router as `main` builds it, with default settings.
+pub fn app() -> Router {
+    app_with(&Config::default())
+}
+
+/// The router with the given settings.
+pub fn app_with(config: &Config) -> Router {
+    sudoku_service::http::router(config).0
+}
+
+/// An answer, with the body parsed as JSON when it is JSON (else `Value::String`).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl Answer {
+    pub fn content_type(&self) -> &str {
+        self.headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+
+    /// Asserts this is a problem+json answer with the given status and code.
+    pub fn assert_problem(&self, status: u16, code: &str, case: &str) {
+        assert_eq!(self.status.as_u16(), status, "{case}: {:?}", self.body);
+        assert_eq!(self.content_type(), "application/problem+json", "{case}");
+        assert_eq!(self.body["code"], code, "{case}: {:?}", self.body);
+        assert_eq!(self.body["status"], status, "{case}");
+        assert!(
+            self.body["detail"].as_str().is_some_and(|d| !d.is_empty()),
+            "{case}: no detail in {:?}",
+            self.body
+        );
+        assert!(
+            self.body["type"].is_string() && self.body["title"].is_string(),
+            "{case}"
+        );
+    }
+}
+
+/// Sends one request through the router without a socket.
+pub async fn call(
+    app: &Router,
+    method: Method,
+    path: &str,
+    content_type: Option<&str>,
+    body: impl Into<Body>,
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(content_type) = content_type {
+        request = request.header("content-type", content_type);
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(body.into()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// POSTs a JSON value.
+pub async fn post_json(app: &Router, path: &str, body: &Value) -> Answer {
+    call(
+        app,
+        Method::POST,
+        path,
+        Some("application/json"),
+        serde_json::to_vec(body).unwrap(),
+    )
+    .await
+}
+
+/// The grid of a line as rows of integers.
+pub fn int_rows(line: &str) -> Value {
+    Value::Array(
+        line.as_bytes()
+            .chunks(9)
+            .map(|row| {
+                row.iter()
+                    .map(|&b| Value::from(if b == b'.' { 0 } else { b - b'0' }))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// The grid of a line as rows of one-character strings.
+pub fn char_rows(line: &str) -> Value {
+    Value::Array(
+        line.chars()
+            .collect::<Vec<_>>()
+            .chunks(9)
+            .map(|row| row.iter().map(|c| Value::String(c.to_string())).collect())
+            .collect(),
+    )
+}
