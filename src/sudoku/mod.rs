@@ -1,6 +1,8 @@
 //! The pure core: grids, validation and the solver. No I/O, no async, no wire formats.
 
 mod grid;
+#[cfg(test)]
+mod reference;
 mod report;
 mod solver;
 mod validate;

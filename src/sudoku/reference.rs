@@ -20,7 +20,11 @@ const ALL_DIGITS: u16 = 0x3FE;
 
 /// Counts solutions of `grid` up to `limit` with at most `budget` guesses, the way the
 /// public solver did before the band engine: the oracle of the differential tests.
-pub(crate) fn count_solutions(grid: &Grid, limit: usize, budget: u64) -> Result<Count, BudgetExhausted> {
+pub(crate) fn count_solutions(
+    grid: &Grid,
+    limit: usize,
+    budget: u64,
+) -> Result<Count, BudgetExhausted> {
     let mut search = Search {
         limit,
         guesses_left: budget,

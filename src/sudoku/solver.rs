@@ -1,17 +1,38 @@
 //! The search: solving, counting solutions, proving uniqueness, within a budget.
 //!
 //! # Representation
-//! A digit `d` (1..=9) is bit `1 << d` of a `u16` mask, so `0x3FE` is "any digit". Each
-//! empty cell keeps the mask of digits none of its 20 peers (same row, column or box) hold.
-//! Placing a digit clears its bit from every peer; a peer left with one bit is a *naked
-//! single* and is queued for placement, a peer left with none is a contradiction. When the
-//! queue runs dry, each of the 27 units is scanned for *hidden singles*: a digit the unit
-//! still needs that only one of its cells allows (and a needed digit no cell allows is a
-//! contradiction). Both rules repeat until neither places anything.
+//! The board is read as three *bands* of three rows. For each digit `d` (0-based, 0..9) and
+//! band `b` (0..3), the `u32` at `cands[3 * d + b]` holds where `d` may still go in that band:
+//! bit `9 * r + c` is row `3 * b + r`, column `c`, so a band is 27 bits and the band's cells
+//! are, in order, row-major cells `27 * b ..27 * b + 27` of the grid. A placed digit keeps its
+//! own bit; `unsolved[b]` holds the band's cells not yet placed. The idea of per-digit
+//! bitboards cut into 27-bit bands comes from JCZSolve (Zhou and Champagne) and its
+//! descendants, tdoku's write-up (Dillon) among them; the code here is our own.
 //!
-//! The search then branches on the empty cell with the fewest candidates (MRV), trying each
-//! digit on a copy of the `Copy` board. Every branch costs one *guess* from the budget, so a
-//! search always ends: with the solutions it found, or with [`BudgetExhausted`].
+//! # Updating the masks
+//! - **Band shrink** (locked candidates, pointing and claiming at once): within one band a
+//!   digit occupies exactly one row of each box and one box of each row, so the 3x3 pattern
+//!   "row `r` still has candidates in box `k`" must contain a permutation matrix. A table
+//!   gives, for each of the 512 patterns, the union of the permutation matrices inside it;
+//!   the band is masked with it, and an empty union is a contradiction.
+//! - **Row singles**: a row of the band left with one candidate places the digit there. Its
+//!   column is cleared from the band's other rows and from the digit's other two bands, and
+//!   a newly placed cell is cleared from the other eight digits. Box singles fall out of the
+//!   shrink (a box with one cell pins its row to that box).
+//! - Each band remembers the value it was last shrunk at (`seen`); passes over the 27 bands
+//!   repeat until none changed.
+//! - **Naked singles**: per band, one/two/three counters are summed bit-parallel over the 9
+//!   digits. An unsolved cell with no candidate is a contradiction; one with a single
+//!   candidate is placed, clearing its row, column and box for that digit.
+//! - **Hidden singles in columns** (not covered by the band rules): a digit with one
+//!   candidate left in a column is placed, once the rules above stall.
+//!
+//! # Branching
+//! When the rules stall, the search branches on the first unsolved cell with two candidates
+//! (from the counters above), else on an unsolved cell with the fewest. The first candidate
+//! is tried on a copy of the `Copy` board (about 230 bytes), the last one in place. Every
+//! candidate tried costs one *guess* from the budget, so a search always ends: with the
+//! solutions it found, or with [`BudgetExhausted`].
 
 use super::grid::{CELLS, Grid};
 use super::validate::is_valid;
@@ -19,8 +40,6 @@ use super::validate::is_valid;
 /// Guesses allowed per search unless configured otherwise. The hardest known 9x9 puzzles
 /// need a few thousand at most; the budget only stops pathological work.
 pub const DEFAULT_GUESS_BUDGET: u64 = 1_000_000;
-
-const ALL_DIGITS: u16 = 0x3FE;
 
 /// The search ran out of guesses before it could answer; this proves nothing about the
 /// puzzle, and is distinct from "no solution".
@@ -144,187 +163,357 @@ impl Solver {
     }
 }
 
-/// The 20 peers of each cell, and the 9 cells of each of the 27 units, built at compile time.
-const PEERS: [[u8; 20]; CELLS] = build_peers();
-const UNITS: [[u8; 9]; 27] = build_units();
+/// All 27 cells of a band.
+const BAND: u32 = 0x7FF_FFFF;
+/// Bit `c` of each of a band's three rows: multiplying a 9-bit column set by it copies the
+/// set to all three rows.
+const ROWS_OF_COLUMN: u32 = 0x40201;
 
-const fn build_units() -> [[u8; 9]; 27] {
-    let mut units = [[0u8; 9]; 27];
-    let mut i = 0;
-    while i < 9 {
+/// `ROW_BOXES[x]`: for the 9 bits `x` of one band row, bit `k` says box `k` has any of them.
+static ROW_BOXES: [u8; 512] = build_row_boxes();
+/// `KEEP[p]`: for a 9-bit row-by-box pattern `p` (bit `3 * r + k`), the 27-bit band mask of
+/// the union of the permutation matrices inside `p`; zero when there is none.
+static KEEP: [u32; 512] = build_keep();
+/// `PEERS[pos]`: the cells of the band sharing a row, column or box with cell `pos` (not
+/// the cell itself).
+static PEERS: [u32; 27] = build_peers();
+
+const fn build_row_boxes() -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
         let mut k = 0;
-        while k < 9 {
-            units[i][k] = (i * 9 + k) as u8;
-            units[9 + i][k] = (k * 9 + i) as u8;
-            units[18 + i][k] = ((i / 3 * 3 + k / 3) * 9 + i % 3 * 3 + k % 3) as u8;
+        while k < 3 {
+            if x & (7 << (3 * k)) != 0 {
+                table[x] |= 1 << k;
+            }
             k += 1;
         }
-        i += 1;
+        x += 1;
     }
-    units
+    table
 }
 
-const fn build_peers() -> [[u8; 20]; CELLS] {
-    let mut peers = [[0u8; 20]; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let (r, c) = (cell / 9, cell % 9);
-        let mut n = 0;
+const fn build_keep() -> [u32; 512] {
+    // The six ways to give each of three rows its own box: PERMUTATIONS[i][r] is row r's box.
+    const PERMUTATIONS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut table = [0u32; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut union = 0usize;
+        let mut i = 0;
+        while i < 6 {
+            let perm = PERMUTATIONS[i];
+            let matrix = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
+            if p & matrix == matrix {
+                union |= matrix;
+            }
+            i += 1;
+        }
+        let mut mask = 0u32;
+        let mut bit = 0;
+        while bit < 9 {
+            if union & (1 << bit) != 0 {
+                // Pattern bit 3r + k is row r, box k: three cells from bit 9r + 3k.
+                mask |= 7 << (9 * (bit / 3) + 3 * (bit % 3));
+            }
+            bit += 1;
+        }
+        table[p] = mask;
+        p += 1;
+    }
+    table
+}
+
+const fn build_peers() -> [u32; 27] {
+    let mut table = [0u32; 27];
+    let mut pos = 0;
+    while pos < 27 {
+        let (r, c) = (pos / 9, pos % 9);
         let mut other = 0;
-        while other < CELLS {
+        while other < 27 {
             let (r2, c2) = (other / 9, other % 9);
-            let same_box = r / 3 == r2 / 3 && c / 3 == c2 / 3;
-            if other != cell && (r == r2 || c == c2 || same_box) {
-                peers[cell][n] = other as u8;
-                n += 1;
+            if other != pos && (r == r2 || c == c2 || c / 3 == c2 / 3) {
+                table[pos] |= 1 << other;
             }
             other += 1;
         }
-        cell += 1;
+        pos += 1;
     }
-    peers
+    table
+}
+
+/// The 9-bit row-by-box pattern of a band mask.
+#[inline(always)]
+fn pattern(band: u32) -> usize {
+    usize::from(ROW_BOXES[(band & 0x1FF) as usize])
+        | usize::from(ROW_BOXES[((band >> 9) & 0x1FF) as usize]) << 3
+        | usize::from(ROW_BOXES[(band >> 18) as usize]) << 6
+}
+
+/// The rows of a band mask that hold exactly one bit (assumes every row holds some).
+#[inline(always)]
+fn single_rows(band: u32) -> u32 {
+    let mut singles = 0;
+    let mut shift = 0;
+    while shift < 27 {
+        let row = (band >> shift) & 0x1FF;
+        if row & row.wrapping_sub(1) == 0 {
+            singles |= row << shift;
+        }
+        shift += 9;
+    }
+    singles
+}
+
+/// The columns (9 bits) holding any bit of a band mask.
+#[inline(always)]
+fn columns(band: u32) -> u32 {
+    (band | band >> 9 | band >> 18) & 0x1FF
 }
 
 /// The signal that a board has a contradiction; zero-sized so the hot path formats nothing.
 struct Contradiction;
 
-/// One node of the search: values, candidates of empty cells, and queued naked singles.
+/// One node of the search; see the module comment for the layout.
 #[derive(Clone, Copy)]
 struct Board {
-    values: [u8; CELLS],
-    candidates: [u16; CELLS],
-    empty: u8,
-    queue: [u8; CELLS],
-    queued: u8,
+    cands: [u32; 27],
+    seen: [u32; 27],
+    unsolved: [u32; 3],
 }
 
 impl Board {
+    /// The board of the givens, before any propagation; `None` when two givens clash.
     fn from_grid(grid: &Grid) -> Option<Board> {
         let mut board = Board {
-            values: [0; CELLS],
-            candidates: [ALL_DIGITS; CELLS],
-            empty: CELLS as u8,
-            queue: [0; CELLS],
-            queued: 0,
+            cands: [BAND; 27],
+            // Never a real mask, so every band is shrunk at least once.
+            seen: [u32::MAX; 27],
+            unsolved: [BAND; 3],
         };
-        for (cell, &digit) in grid.cells().iter().enumerate() {
-            if digit != 0 && board.values[cell] == 0 {
-                board.place(cell, digit).ok()?;
+        for (cell, &value) in grid.cells().iter().enumerate() {
+            if value != 0 {
+                let (band, pos) = (cell / 27, cell % 27);
+                let digit = usize::from(value - 1);
+                if board.cands[3 * digit + band] & (1 << pos) == 0 {
+                    return None;
+                }
+                board.place(digit, band, pos);
             }
         }
-        board.propagate().ok()?;
         Some(board)
     }
 
-    fn place(&mut self, cell: usize, digit: u8) -> Result<(), Contradiction> {
-        let bit = 1u16 << digit;
-        if self.candidates[cell] & bit == 0 {
+    /// Puts `digit` in cell `pos` of `band`: the cell leaves the other digits, the digit
+    /// leaves the cell's row, column and box. The caller checked the digit was allowed.
+    #[inline(always)]
+    fn place(&mut self, digit: usize, band: usize, pos: usize) {
+        let bit = 1u32 << pos;
+        for d in 0..9 {
+            self.cands[3 * d + band] &= !bit;
+        }
+        let column = ROWS_OF_COLUMN << (pos % 9);
+        for b in 0..3 {
+            self.cands[3 * digit + b] &= !column;
+        }
+        let i = 3 * digit + band;
+        self.cands[i] = (self.cands[i] & !PEERS[pos]) | bit;
+        self.unsolved[band] &= !bit;
+    }
+
+    /// Shrinks band `i` (digit `i / 3`, band `i % 3`) and places its row singles.
+    #[inline(always)]
+    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+        let (digit, band) = (i / 3, i % 3);
+        let mut mask = self.cands[i];
+        mask &= KEEP[pattern(mask)];
+        if mask == 0 {
             return Err(Contradiction);
         }
-        self.values[cell] = digit;
-        self.candidates[cell] = 0;
-        self.empty -= 1;
-        for &peer in &PEERS[cell] {
-            let peer = usize::from(peer);
-            let mask = self.candidates[peer];
-            if mask & bit != 0 {
-                let left = mask & !bit;
-                self.candidates[peer] = left;
-                if left == 0 {
-                    return Err(Contradiction);
-                }
-                if left & (left - 1) == 0 {
-                    self.queue[usize::from(self.queued)] = peer as u8;
-                    self.queued += 1;
-                }
+        self.seen[i] = mask;
+        let singles = single_rows(mask);
+        let spread = columns(singles) * ROWS_OF_COLUMN;
+        mask &= !spread | singles;
+        let others = [3 * digit + (band + 1) % 3, 3 * digit + (band + 2) % 3];
+        for j in others {
+            self.cands[j] &= !spread;
+        }
+        let placed = singles & self.unsolved[band];
+        if placed != 0 {
+            self.unsolved[band] &= !placed;
+            for d in 0..9 {
+                self.cands[3 * d + band] &= !placed;
             }
         }
+        self.cands[i] = mask;
         Ok(())
     }
 
-    fn place_queued(&mut self) -> Result<(), Contradiction> {
-        while self.queued > 0 {
-            self.queued -= 1;
-            let cell = usize::from(self.queue[usize::from(self.queued)]);
-            if self.values[cell] == 0 {
-                let mask = self.candidates[cell];
-                if mask == 0 {
-                    return Err(Contradiction);
-                }
-                self.place(cell, mask.trailing_zeros() as u8)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Places naked and hidden singles until neither rule finds one.
-    fn propagate(&mut self) -> Result<(), Contradiction> {
+    /// Runs the band rules until no band changes.
+    #[inline(always)]
+    fn update_bands(&mut self) -> Result<(), Contradiction> {
         loop {
-            self.place_queued()?;
-            if self.empty == 0 || !self.place_hidden_singles()? {
+            let mut changed = false;
+            for i in 0..27 {
+                if self.cands[i] != self.seen[i] {
+                    self.update(i)?;
+                    changed = true;
+                }
+            }
+            if !changed {
                 return Ok(());
             }
         }
     }
 
-    /// One pass of hidden singles over all units; true when it placed anything.
-    fn place_hidden_singles(&mut self) -> Result<bool, Contradiction> {
+    /// Places every naked single; true when it placed any.
+    fn place_naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut placed_any = false;
-        for unit in &UNITS {
-            let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-            for &cell in unit {
-                let cell = usize::from(cell);
-                let mask = self.candidates[cell];
-                twice |= once & mask;
-                once |= mask;
-                placed |= (1u16 << self.values[cell]) & ALL_DIGITS;
+        for band in 0..3 {
+            let unsolved = self.unsolved[band];
+            if unsolved == 0 {
+                continue;
             }
-            let needed = ALL_DIGITS & !placed;
-            if needed & !once != 0 {
+            let (mut ones, mut twos) = (0u32, 0u32);
+            for d in 0..9 {
+                let mask = self.cands[3 * d + band];
+                twos |= ones & mask;
+                ones |= mask;
+            }
+            if unsolved & !ones != 0 {
                 return Err(Contradiction);
             }
-            let mut hidden = once & !twice & needed;
-            while hidden != 0 {
-                let digit = hidden.trailing_zeros() as u8;
-                hidden &= hidden - 1;
-                let bit = 1u16 << digit;
-                let Some(&cell) = unit
-                    .iter()
-                    .find(|&&c| self.candidates[usize::from(c)] & bit != 0)
-                else {
-                    // An earlier placement in this pass took the digit's only cell.
-                    return Err(Contradiction);
-                };
-                self.place(usize::from(cell), digit)?;
-                placed_any = true;
+            let singles = unsolved & !twos;
+            if singles == 0 {
+                continue;
             }
-            self.place_queued()?;
+            placed_any = true;
+            for d in 0..9 {
+                let mut cells = self.cands[3 * d + band] & singles;
+                while cells != 0 {
+                    let pos = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    // A single placed just before in this pass may have taken the digit.
+                    if self.cands[3 * d + band] & (1 << pos) == 0 {
+                        return Err(Contradiction);
+                    }
+                    self.place(d, band, pos);
+                }
+            }
         }
         Ok(placed_any)
     }
 
-    /// The empty cell with the fewest candidates (a bivalue cell ends the scan early).
-    fn branching_cell(&self) -> usize {
-        let mut best = 0;
-        let mut best_count = u32::MAX;
-        for cell in 0..CELLS {
-            if self.values[cell] == 0 {
-                let count = self.candidates[cell].count_ones();
-                if count < best_count {
-                    best = cell;
-                    best_count = count;
-                    if count <= 2 {
-                        break;
+    /// Places every digit that has one candidate left in some column; true when it placed any.
+    fn place_column_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut placed_any = false;
+        for d in 0..9 {
+            let (mut ones, mut twos) = (0u32, 0u32);
+            for b in 0..3 {
+                let mask = self.cands[3 * d + b];
+                for row in [mask & 0x1FF, (mask >> 9) & 0x1FF, mask >> 18] {
+                    twos |= ones & row;
+                    ones |= row;
+                }
+            }
+            let singles = (ones & !twos) * ROWS_OF_COLUMN;
+            for b in 0..3 {
+                let mut cells = self.cands[3 * d + b] & singles & self.unsolved[b];
+                while cells != 0 {
+                    let pos = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    if self.cands[3 * d + b] & (1 << pos) == 0 {
+                        return Err(Contradiction);
                     }
+                    self.place(d, b, pos);
+                    placed_any = true;
+                }
+            }
+        }
+        Ok(placed_any)
+    }
+
+    /// Applies every rule until none changes anything.
+    fn propagate(&mut self) -> Result<(), Contradiction> {
+        loop {
+            self.update_bands()?;
+            if self.unsolved == [0; 3] {
+                return Ok(());
+            }
+            if !self.place_naked_singles()? && !self.place_column_singles()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The cell to branch on, as (band, position, digits bitmask): a bivalue cell if there
+    /// is one, else one with the fewest candidates. Only called on a propagated, unsolved
+    /// board, where every unsolved cell has at least two candidates.
+    fn branching_cell(&self) -> (usize, usize, u32) {
+        let mut best = (0, 0, 0u32);
+        let mut best_count = u32::MAX;
+        for band in 0..3 {
+            let unsolved = self.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let mask = self.cands[3 * d + band];
+                threes |= twos & mask;
+                twos |= ones & mask;
+                ones |= mask;
+            }
+            let pairs = unsolved & twos & !threes;
+            if pairs != 0 {
+                let pos = pairs.trailing_zeros() as usize;
+                return (band, pos, self.digits_at(band, pos));
+            }
+            let mut cells = unsolved;
+            while cells != 0 {
+                let pos = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let digits = self.digits_at(band, pos);
+                let count = digits.count_ones();
+                if count < best_count {
+                    best = (band, pos, digits);
+                    best_count = count;
                 }
             }
         }
         best
     }
 
+    /// The digits (bit `d` for digit `d`) still allowed in cell `pos` of `band`.
+    fn digits_at(&self, band: usize, pos: usize) -> u32 {
+        let mut digits = 0;
+        for d in 0..9 {
+            digits |= ((self.cands[3 * d + band] >> pos) & 1) << d;
+        }
+        digits
+    }
+
+    /// The grid of a solved board.
     fn to_grid(&self) -> Grid {
-        // Every value is a placed digit or 0, so this cannot fail.
-        Grid::from_cells(self.values).unwrap_or(Grid::EMPTY)
+        let mut cells = [0u8; CELLS];
+        for (i, &mask) in self.cands.iter().enumerate() {
+            let (digit, band) = (i / 3, i % 3);
+            let mut bits = mask;
+            while bits != 0 {
+                cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
+                bits &= bits - 1;
+            }
+        }
+        // Every value is a digit, so this cannot fail.
+        Grid::from_cells(cells).unwrap_or(Grid::EMPTY)
     }
 }
 
@@ -336,32 +525,43 @@ struct Search {
 }
 
 impl Search {
-    fn run(&mut self, board: Board) -> Result<(), BudgetExhausted> {
-        if board.empty == 0 {
-            self.found.solutions += 1;
-            self.found.first.get_or_insert_with(|| board.to_grid());
-            return Ok(());
-        }
-        let cell = board.branching_cell();
-        let mut options = board.candidates[cell];
-        while options != 0 {
-            let digit = options.trailing_zeros() as u8;
-            options &= options - 1;
-            if self.guesses_left == 0 {
-                return Err(BudgetExhausted {
-                    guesses: self.guesses,
-                });
+    fn run(&mut self, mut board: Board) -> Result<(), BudgetExhausted> {
+        loop {
+            if board.propagate().is_err() {
+                return Ok(());
             }
-            self.guesses_left -= 1;
-            self.guesses += 1;
-            let mut next = board;
-            if next.place(cell, digit).is_ok() && next.propagate().is_ok() {
+            if board.unsolved == [0; 3] {
+                self.found.solutions += 1;
+                self.found.first.get_or_insert_with(|| board.to_grid());
+                return Ok(());
+            }
+            let (band, pos, mut digits) = board.branching_cell();
+            // Every candidate but the last on a copy; the last one continues in place.
+            while digits & (digits - 1) != 0 {
+                let digit = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                self.spend_guess()?;
+                let mut next = board;
+                next.place(digit, band, pos);
                 self.run(next)?;
                 if self.found.solutions >= self.limit {
                     return Ok(());
                 }
             }
+            self.spend_guess()?;
+            board.place(digits.trailing_zeros() as usize, band, pos);
         }
+    }
+
+    #[inline(always)]
+    fn spend_guess(&mut self) -> Result<(), BudgetExhausted> {
+        if self.guesses_left == 0 {
+            return Err(BudgetExhausted {
+                guesses: self.guesses,
+            });
+        }
+        self.guesses_left -= 1;
+        self.guesses += 1;
         Ok(())
     }
 }
@@ -378,23 +578,6 @@ mod tests {
 
     fn grid(line: &str) -> Grid {
         Grid::from_line(line).unwrap()
-    }
-
-    #[test]
-    fn peers_and_units_are_the_sudoku_ones() {
-        for (cell, peers) in PEERS.iter().enumerate() {
-            let mut sorted = peers.to_vec();
-            sorted.sort_unstable();
-            sorted.dedup();
-            assert_eq!(sorted.len(), 20, "cell {cell}");
-            assert!(!sorted.contains(&(cell as u8)));
-        }
-        for unit in &UNITS {
-            let mut sorted = unit.to_vec();
-            sorted.sort_unstable();
-            sorted.dedup();
-            assert_eq!(sorted.len(), 9);
-        }
     }
 
     #[test]
