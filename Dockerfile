@@ -33,9 +33,11 @@ RUN set -eu; \
     cargo build --release --locked --target "$target" --bin sudoku-service; \
     rm -rf src
 
-# 2. The service itself. touch: COPY keeps the sources' old mtimes, which
-#    cargo would otherwise think older than the placeholder build.
-COPY src ./src
+# 2. The service itself, with whatever else the crate includes (openapi.yaml,
+#    ...; .dockerignore keeps out build output and files the build never reads).
+#    touch: COPY keeps the sources' old mtimes, which cargo would otherwise
+#    take for older than the placeholder build.
+COPY . .
 RUN set -eu; \
     target="$(cat /target-triple)"; \
     find src -type f -exec touch {} +; \
