@@ -174,6 +174,9 @@ static ROW_BOXES: [u8; 512] = build_row_boxes();
 /// `KEEP[p]`: for a 9-bit row-by-box pattern `p` (bit `3 * r + k`), the 27-bit band mask of
 /// the union of the permutation matrices inside `p`; zero when there is none.
 static KEEP: [u32; 512] = build_keep();
+/// `UNION[p]`: the union of the permutation matrices inside a 3x3 pattern `p` (bit
+/// `3 * r + k` is row `r`, column `k`); zero when there is none.
+static UNION: [u16; 512] = build_union();
 /// `PEERS[pos]`: the cells of the band sharing a row, column or box with cell `pos` (not
 /// the cell itself).
 static PEERS: [u32; 27] = build_peers();
@@ -190,6 +193,33 @@ const fn build_row_boxes() -> [u8; 512] {
             k += 1;
         }
         x += 1;
+    }
+    table
+}
+
+const fn build_union() -> [u16; 512] {
+    // The six ways to give each of three rows its own column: PERMUTATIONS[i][r] is row r's.
+    const PERMUTATIONS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut table = [0u16; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut i = 0;
+        while i < 6 {
+            let perm = PERMUTATIONS[i];
+            let matrix = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
+            if p & matrix == matrix {
+                table[p] |= matrix as u16;
+            }
+            i += 1;
+        }
+        p += 1;
     }
     table
 }
@@ -287,6 +317,8 @@ struct Contradiction;
 struct Board {
     cands: [u32; 27],
     seen: [u32; 27],
+    /// The masks of each digit's three bands when its stacks were last shrunk.
+    stack_seen: [u32; 27],
     unsolved: [u32; 3],
 }
 
@@ -297,6 +329,7 @@ impl Board {
             cands: [BAND; 27],
             // Never a real mask, so every band is shrunk at least once.
             seen: [u32::MAX; 27],
+            stack_seen: [u32::MAX; 27],
             unsolved: [BAND; 3],
         };
         for (cell, &value) in grid.cells().iter().enumerate() {
@@ -442,6 +475,46 @@ impl Board {
         Ok(placed_any)
     }
 
+    /// The band shrink turned sideways: within a stack, a digit takes one column of each
+    /// box and one box of each column. True when it removed any candidate.
+    fn shrink_stacks(&mut self) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for d in 0..9 {
+            if self.cands[3 * d..3 * d + 3] == self.stack_seen[3 * d..3 * d + 3] {
+                continue;
+            }
+            let cols = [
+                columns(self.cands[3 * d]),
+                columns(self.cands[3 * d + 1]),
+                columns(self.cands[3 * d + 2]),
+            ];
+            let mut allowed = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let p = ((cols[0] >> shift) & 7)
+                    | ((cols[1] >> shift) & 7) << 3
+                    | ((cols[2] >> shift) & 7) << 6;
+                let u = u32::from(UNION[p as usize]);
+                if u == 0 {
+                    return Err(Contradiction);
+                }
+                allowed[0] |= (u & 7) << shift;
+                allowed[1] |= ((u >> 3) & 7) << shift;
+                allowed[2] |= (u >> 6) << shift;
+            }
+            for b in 0..3 {
+                let i = 3 * d + b;
+                let mask = self.cands[i] & allowed[b] * ROWS_OF_COLUMN;
+                if mask != self.cands[i] {
+                    self.cands[i] = mask;
+                    changed = true;
+                }
+                self.stack_seen[i] = mask;
+            }
+        }
+        Ok(changed)
+    }
+
     /// Applies every rule until none changes anything.
     fn propagate(&mut self) -> Result<(), Contradiction> {
         loop {
@@ -449,7 +522,10 @@ impl Board {
             if self.unsolved == [0; 3] {
                 return Ok(());
             }
-            if !self.place_naked_singles()? && !self.place_column_singles()? {
+            if !self.place_naked_singles()?
+                && !self.place_column_singles()?
+                && !self.shrink_stacks()?
+            {
                 return Ok(());
             }
         }
