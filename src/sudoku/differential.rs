@@ -1,0 +1,127 @@
+//! Differential tests: the band engine behind [`Solver`] against the simple reference engine,
+//! on samples of every shared puzzle set and on puzzles derived from them (a clue changed,
+//! clues removed), comparing solution counts at several limits.
+
+use super::grid::Grid;
+use super::reference;
+use super::solver::{Count, DEFAULT_GUESS_BUDGET, Solver};
+use super::validate::is_solved;
+
+const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/puzzles/");
+
+/// Every `step`-th puzzle of a shared set.
+fn sample(name: &str, step: usize) -> Vec<Grid> {
+    let path = format!("{SETS}{name}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .step_by(step)
+        .map(|line| Grid::from_line(line).unwrap_or_else(|err| panic!("{line}: {err}")))
+        .collect()
+}
+
+/// Asserts both engines agree on `grid` at `limit`; returns the fast engine's count.
+fn agree(grid: &Grid, limit: usize, what: &str) -> Count {
+    let fast = Solver::with_budget(DEFAULT_GUESS_BUDGET)
+        .count_solutions(grid, limit)
+        .unwrap_or_else(|err| panic!("{what} {grid}: {err}"));
+    let slow = reference::count_solutions(grid, limit, DEFAULT_GUESS_BUDGET)
+        .unwrap_or_else(|err| panic!("{what} {grid}: reference {err}"));
+    assert_eq!(
+        fast.solutions, slow.solutions,
+        "{what} {grid}: solutions up to {limit}"
+    );
+    assert_eq!(fast.first.is_some(), fast.solutions > 0, "{what} {grid}");
+    if let Some(first) = fast.first {
+        assert!(
+            is_solved(&first),
+            "{what} {grid}: {first} is not a solution"
+        );
+        assert!(
+            grid.is_kept_by(&first),
+            "{what} {grid}: {first} drops a clue"
+        );
+        if limit > 1 && slow.solutions == 1 {
+            assert_eq!(fast.first, slow.first, "{what} {grid}: the one solution");
+        }
+    }
+    fast
+}
+
+/// The set's sample, each puzzle compared at limit 2, then two derived puzzles each: one
+/// with the first clue changed to the smallest digit that clashes with no other clue (most
+/// have no solution left, found by search), one with its first four clues removed (often
+/// several solutions), compared at limits 1, 2 and 5.
+fn check_set(name: &str, step: usize) {
+    for puzzle in sample(name, step) {
+        agree(&puzzle, 2, name);
+        let cells = *puzzle.cells();
+        let first_clue = cells.iter().position(|&v| v != 0).expect("a clue");
+        let changed = (1..=9).find_map(|digit| {
+            let mut changed = cells;
+            changed[first_clue] = digit;
+            let grid = Grid::from_cells(changed).ok()?;
+            (digit != cells[first_clue] && super::validate::is_valid(&grid)).then_some(grid)
+        });
+        if let Some(changed) = changed {
+            agree(&changed, 2, "changed clue");
+        }
+        let mut fewer = cells;
+        for cell in cells.iter().enumerate().filter(|(_, v)| **v != 0).take(4) {
+            fewer[cell.0] = 0;
+        }
+        let fewer = Grid::from_cells(fewer).expect("digits");
+        for limit in [1, 2, 5] {
+            agree(&fewer, limit, "clues removed");
+        }
+    }
+}
+
+#[test]
+fn the_17_clue_sample_agrees_with_the_reference() {
+    check_set("puzzles2_17_clue", 10);
+}
+
+#[test]
+fn the_magictour_sample_agrees_with_the_reference() {
+    check_set("puzzles3_magictour_top1465", 2);
+}
+
+#[test]
+fn the_forum_hardest_sample_agrees_with_the_reference() {
+    check_set("puzzles5_forum_hardest_1905_11+", 25);
+}
+
+#[test]
+fn the_improper_serg_sample_agrees_with_the_reference() {
+    check_set("puzzles7_serg_benchmark", 10);
+}
+
+#[test]
+fn the_msolve_hardest_sample_agrees_with_the_reference() {
+    check_set("msolve_hardest_to_solve", 5);
+}
+
+#[test]
+fn the_diabolical_sample_agrees_with_the_reference() {
+    check_set("sudoku_exchange_diabolical", 20);
+}
+
+#[test]
+fn the_empty_grid_agrees_with_the_reference_at_every_limit() {
+    for limit in [0, 1, 2, 5] {
+        let count = agree(&Grid::EMPTY, limit, "empty grid");
+        assert_eq!(count.solutions, limit);
+    }
+}
+
+#[test]
+fn a_solved_grid_with_one_cell_emptied_has_one_solution() {
+    let solved = Solver::default().solve(&Grid::EMPTY).expect("a solution");
+    for cell in [0, 40, 80] {
+        let mut cells = *solved.cells();
+        cells[cell] = 0;
+        let grid = Grid::from_cells(cells).expect("digits");
+        assert_eq!(agree(&grid, 5, "one empty cell").first, Some(solved));
+    }
+}
