@@ -3,6 +3,9 @@
 //!
 //! `cargo bench --bench solver` (about half a minute per set).
 
+// criterion's macros define undocumented items.
+#![allow(missing_docs)]
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_service::sudoku::{Grid, Solver};
 
@@ -54,5 +57,9 @@ fn analyze_sets(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, analyze_sets);
+criterion_group!(
+    name = benches;
+    config = Criterion::default();
+    targets = analyze_sets
+);
 criterion_main!(benches);

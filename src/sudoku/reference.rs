@@ -221,7 +221,7 @@ impl Board {
         best
     }
 
-    fn to_grid(&self) -> Grid {
+    fn to_grid(self) -> Grid {
         // Every value is a placed digit or 0, so this cannot fail.
         Grid::from_cells(self.values).unwrap_or(Grid::EMPTY)
     }

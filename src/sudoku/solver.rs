@@ -26,6 +26,9 @@
 //!   candidate is placed, clearing its row, column and box for that digit.
 //! - **Hidden singles in columns** (not covered by the band rules): a digit with one
 //!   candidate left in a column is placed, once the rules above stall.
+//! - **Stack shrink**, last: the band shrink turned sideways (a digit takes one column of
+//!   each box of a stack, one box of each column), skipping digits unchanged since their
+//!   last stack shrink (`stack_seen`).
 //!
 //! # Branching
 //! When the rules stall, the search branches on a cell with two candidates (from the
@@ -503,9 +506,9 @@ impl Board {
                 allowed[1] |= ((u >> 3) & 7) << shift;
                 allowed[2] |= (u >> 6) << shift;
             }
-            for b in 0..3 {
+            for (b, columns) in allowed.into_iter().enumerate() {
                 let i = 3 * d + b;
-                let mask = self.cands[i] & allowed[b] * ROWS_OF_COLUMN;
+                let mask = self.cands[i] & (columns * ROWS_OF_COLUMN);
                 if mask != self.cands[i] {
                     self.cands[i] = mask;
                     changed = true;
@@ -533,11 +536,11 @@ impl Board {
     }
 
     /// The cell to branch on, as (band, position, digits bitmask): the bivalue cell with the
-    /// most unsolved peers if there is one, else the first with the fewest candidates. Only called on a propagated, unsolved
-    /// board, where every unsolved cell has at least two candidates.
+    /// most unsolved peers if there is one, else the first with the fewest candidates. Only
+    /// called on a propagated, unsolved board, where every unsolved cell has at least two.
     fn branching_cell(&self) -> (usize, usize, u32) {
         let mut pairs = [0u32; 3];
-        for band in 0..3 {
+        for (band, pairs) in pairs.iter_mut().enumerate() {
             let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
             for d in 0..9 {
                 let mask = self.cands[3 * d + band];
@@ -545,12 +548,12 @@ impl Board {
                 twos |= ones & mask;
                 ones |= mask;
             }
-            pairs[band] = self.unsolved[band] & twos & !threes;
+            *pairs = self.unsolved[band] & twos & !threes;
         }
         let mut chosen = None;
         let mut most = 0;
-        for band in 0..3 {
-            let mut cells = pairs[band];
+        for (band, &pairs) in pairs.iter().enumerate() {
+            let mut cells = pairs;
             while cells != 0 {
                 let pos = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
@@ -595,7 +598,7 @@ impl Board {
     }
 
     /// The grid of a solved board.
-    fn to_grid(&self) -> Grid {
+    fn to_grid(self) -> Grid {
         let mut cells = [0u8; CELLS];
         for (i, &mask) in self.cands.iter().enumerate() {
             let (digit, band) = (i / 3, i % 3);
