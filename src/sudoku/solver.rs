@@ -24,11 +24,11 @@
 //! - **Naked singles**: per band, one/two/three counters are summed bit-parallel over the 9
 //!   digits. An unsolved cell with no candidate is a contradiction; one with a single
 //!   candidate is placed, clearing its row, column and box for that digit.
-//! - **Hidden singles in columns** (not covered by the band rules): a digit with one
-//!   candidate left in a column is placed, once the rules above stall.
 //! - **Stack shrink**, last: the band shrink turned sideways (a digit takes one column of
 //!   each box of a stack, one box of each column), skipping digits unchanged since their
-//!   last stack shrink (`stack_seen`).
+//!   last stack shrink (`stack_seen`). It also finds hidden singles in columns: a column
+//!   with one candidate left pins the digit's box to that column, and the band's row
+//!   single places it.
 //!
 //! # Branching
 //! When the rules stall, the search branches on a cell with two candidates (from the
@@ -450,35 +450,6 @@ impl Board {
         Ok(placed_any)
     }
 
-    /// Places every digit that has one candidate left in some column; true when it placed any.
-    fn place_column_singles(&mut self) -> Result<bool, Contradiction> {
-        let mut placed_any = false;
-        for d in 0..9 {
-            let (mut ones, mut twos) = (0u32, 0u32);
-            for b in 0..3 {
-                let mask = self.cands[3 * d + b];
-                for row in [mask & 0x1FF, (mask >> 9) & 0x1FF, mask >> 18] {
-                    twos |= ones & row;
-                    ones |= row;
-                }
-            }
-            let singles = (ones & !twos) * ROWS_OF_COLUMN;
-            for b in 0..3 {
-                let mut cells = self.cands[3 * d + b] & singles & self.unsolved[b];
-                while cells != 0 {
-                    let pos = cells.trailing_zeros() as usize;
-                    cells &= cells - 1;
-                    if self.cands[3 * d + b] & (1 << pos) == 0 {
-                        return Err(Contradiction);
-                    }
-                    self.place(d, b, pos);
-                    placed_any = true;
-                }
-            }
-        }
-        Ok(placed_any)
-    }
-
     /// The band shrink turned sideways: within a stack, a digit takes one column of each
     /// box and one box of each column. True when it removed any candidate.
     fn shrink_stacks(&mut self) -> Result<bool, Contradiction> {
@@ -526,9 +497,11 @@ impl Board {
             if self.unsolved == [0; 3] {
                 return Ok(());
             }
-            if !self.place_naked_singles()?
-                && !self.place_column_singles()?
-                && !self.shrink_stacks()?
+            // No separate column hidden singles: the stack shrink finds them (a column with
+            // one candidate confines the digit to that column in its box, which the band's
+            // row single then places), and measured, dropping the check saved ~10% time
+            // with the very same guess counts.
+            if !self.place_naked_singles()? && !self.shrink_stacks()?
             {
                 return Ok(());
             }
