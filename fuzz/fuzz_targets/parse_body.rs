@@ -1,0 +1,39 @@
+//! Arbitrary bytes as the body of `/solve` or `/validate`, read exactly as the server
+//! reads them: `parse_json::<BoardRequest>`, then `Board::from_json`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudoku_service::http::ApiError;
+use sudoku_service::http::board::Board;
+use sudoku_service::http::extract::parse_json;
+use sudoku_service::http::routes::BoardRequest;
+
+fuzz_target!(|data: &[u8]| {
+    let error = match parse_json::<BoardRequest>(data) {
+        Ok(request) => match Board::from_json(&request.board, "/board") {
+            Ok(board) => {
+                // What the server would answer in the caller's form reads back the same.
+                let rendered = board.render(&board.grid);
+                let again = Board::from_json(&rendered, "/board").expect("a rendered board parses");
+                assert_eq!(again, board, "render/parse round trip");
+                return;
+            }
+            Err(error) => ApiError::from(error),
+        },
+        Err(error) => error,
+    };
+    check_problem(&error);
+});
+
+/// Every rejection is a 400 problem with a stable code and a non-empty detail.
+fn check_problem(error: &ApiError) {
+    assert_eq!(error.status().as_u16(), 400, "{error:?}");
+    assert!(
+        matches!(error.code(), "invalid_json" | "invalid_board"),
+        "{error:?}"
+    );
+    let problem = error.to_problem();
+    assert!(!problem.detail.trim().is_empty(), "{error:?}");
+    let json = serde_json::to_vec(&problem).expect("a problem serializes");
+    assert!(serde_json::from_slice::<serde_json::Value>(&json).is_ok());
+}
