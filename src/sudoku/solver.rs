@@ -181,6 +181,18 @@ static KEEP: [u32; 512] = build_keep();
 /// `UNION[p]`: the union of the permutation matrices inside a 3x3 pattern `p` (bit
 /// `3 * r + k` is row `r`, column `k`); zero when there is none.
 static UNION: [u16; 512] = build_union();
+/// `SINGLE[x]`: `x` when the 9 bits hold exactly one, else 0.
+static SINGLE: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut x = 1;
+    while x < 512 {
+        if x & (x - 1) == 0 {
+            table[x] = x as u16;
+        }
+        x += 1;
+    }
+    table
+};
 /// `PEERS[pos]`: the cells of the band sharing a row, column or box with cell `pos` (not
 /// the cell itself).
 static PEERS: [u32; 27] = build_peers();
@@ -292,19 +304,14 @@ fn pattern(band: u32) -> usize {
         | usize::from(ROW_BOXES[(band >> 18) as usize]) << 6
 }
 
-/// The rows of a band mask that hold exactly one bit (assumes every row holds some).
+/// The rows of a band mask that hold exactly one bit, and their columns (9 bits): three
+/// lookups in [`SINGLE`] instead of testing each row.
 #[inline(always)]
-fn single_rows(band: u32) -> u32 {
-    let mut singles = 0;
-    let mut shift = 0;
-    while shift < 27 {
-        let row = (band >> shift) & 0x1FF;
-        if row & row.wrapping_sub(1) == 0 {
-            singles |= row << shift;
-        }
-        shift += 9;
-    }
-    singles
+fn single_rows(band: u32) -> (u32, u32) {
+    let r0 = u32::from(SINGLE[(band & 0x1FF) as usize]);
+    let r1 = u32::from(SINGLE[((band >> 9) & 0x1FF) as usize]);
+    let r2 = u32::from(SINGLE[(band >> 18) as usize]);
+    (r0 | r1 << 9 | r2 << 18, r0 | r1 | r2)
 }
 
 /// The columns (9 bits) holding any bit of a band mask.
@@ -377,8 +384,8 @@ impl Board {
             return Err(Contradiction);
         }
         self.seen[I] = mask;
-        let singles = single_rows(mask);
-        let spread = columns(singles) * ROWS_OF_COLUMN;
+        let (singles, single_columns) = single_rows(mask);
+        let spread = single_columns * ROWS_OF_COLUMN;
         mask &= !spread | singles;
         self.cands[3 * digit + (band + 1) % 3] &= !spread;
         self.cands[3 * digit + (band + 2) % 3] &= !spread;
@@ -531,9 +538,13 @@ impl Board {
                 let pos = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
                 let column = ROWS_OF_COLUMN << (pos % 9);
-                let n = (PEERS[pos] & self.unsolved[band]).count_ones()
-                    + (column & self.unsolved[(band + 1) % 3]).count_ones()
-                    + (column & self.unsolved[(band + 2) % 3]).count_ones();
+                // One 64-bit count instead of three (the baseline x86-64 target has no
+                // popcnt instruction, so each count is a dozen instructions): the peers in
+                // the band in the low half, the column's cells in the other two bands above.
+                let n = (u64::from(PEERS[pos] & self.unsolved[band])
+                    | u64::from(column & self.unsolved[(band + 1) % 3]) << 32
+                    | u64::from(column & self.unsolved[(band + 2) % 3]) << 33)
+                    .count_ones();
                 if n > most {
                     most = n;
                     chosen = Some((band, pos));
