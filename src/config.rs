@@ -74,6 +74,16 @@ pub struct Config {
     )]
     pub cors_origins: Vec<String>,
 
+    /// Seconds to keep serving after SIGTERM with /readyz failing, so load balancers stop
+    /// sending traffic before the listener closes.
+    #[arg(
+        long,
+        env = "SUDOKU_SHUTDOWN_DELAY",
+        value_name = "SECONDS",
+        default_value_t = 0
+    )]
+    pub shutdown_delay: u64,
+
     /// Log line format; the level is set by RUST_LOG (default: info).
     #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -91,6 +101,7 @@ impl Default for Config {
             max_queued_solves: DEFAULT_MAX_QUEUED_SOLVES,
             guess_budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
             cors_origins: vec!["*".to_owned()],
+            shutdown_delay: 0,
             log_format: LogFormat::Text,
         }
     }

@@ -21,10 +21,15 @@ pub async fn serve(
     let state = AppState::new(config);
     let app = router_with_state(config, state.clone());
     let draining = state.clone();
+    let delay = std::time::Duration::from_secs(config.shutdown_delay);
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
             draining.set_not_ready();
+            if !delay.is_zero() {
+                tracing::info!(?delay, "shutdown requested: not ready, still serving");
+                tokio::time::sleep(delay).await;
+            }
             tracing::info!("shutting down: finishing in-flight requests");
         })
         .await

@@ -12,8 +12,9 @@ pub struct HealthcheckArgs {
     #[arg(long, env = "PORT", default_value_t = crate::config::DEFAULT_PORT)]
     pub port: u16,
 
-    /// Full address to probe instead of 127.0.0.1:PORT.
-    #[arg(long, value_name = "HOST:PORT")]
+    /// Address to probe instead of 127.0.0.1:PORT; the server's SUDOKU_LISTEN is honoured,
+    /// with an unspecified IP (0.0.0.0 or [::]) probed on loopback.
+    #[arg(long, env = "SUDOKU_LISTEN", value_name = "HOST:PORT")]
     pub addr: Option<String>,
 
     /// Path to request.
@@ -27,10 +28,18 @@ pub struct HealthcheckArgs {
 
 /// Exit 0 when `GET path` answers 200, 1 otherwise (the reason goes to stderr).
 pub fn run(args: &HealthcheckArgs) -> ExitCode {
-    let target = args
-        .addr
-        .clone()
-        .unwrap_or_else(|| format!("127.0.0.1:{}", args.port));
+    let target = match args.addr.as_deref().map(str::parse::<SocketAddr>) {
+        Some(Ok(addr)) if addr.ip().is_unspecified() => {
+            let loopback: std::net::IpAddr = if addr.is_ipv4() {
+                std::net::Ipv4Addr::LOCALHOST.into()
+            } else {
+                std::net::Ipv6Addr::LOCALHOST.into()
+            };
+            SocketAddr::new(loopback, addr.port()).to_string()
+        }
+        Some(_) => args.addr.clone().unwrap_or_default(),
+        None => format!("127.0.0.1:{}", args.port),
+    };
     match probe(
         &target,
         &args.path,

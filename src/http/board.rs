@@ -217,7 +217,14 @@ fn read_cell(cell: &Value) -> Result<(u8, Option<BoardFormat>), String> {
                 )),
             }
         }
-        Value::Number(number) => match number.as_u64() {
+        // JSON does not tell 5 from 5.0 (JSON Schema calls both integers), so a whole
+        // float is read as its integer; 5.5 is not.
+        Value::Number(number) => match number.as_u64().or_else(|| {
+            number
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && (0.0..=9.0).contains(f))
+                .map(|f| f as u64)
+        }) {
             Some(digit @ 0..=9) => Ok((digit as u8, Some(BoardFormat::Digits))),
             _ => Err(format!("{number} is not an integer from 0 to 9")),
         },

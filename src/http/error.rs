@@ -46,6 +46,9 @@ pub enum ApiError {
     /// The request took longer than the configured deadline.
     #[error("the request did not complete within {0} s")]
     Timeout(u64),
+    /// Shutdown has begun; the load balancer should send traffic elsewhere.
+    #[error("the server is shutting down")]
+    NotReady,
     /// A bug; details are logged, never sent.
     #[error("internal error")]
     Internal(String),
@@ -66,7 +69,9 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::NoSolution(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::SearchLimit(_) | ApiError::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::SearchLimit(_) | ApiError::Overloaded | ApiError::NotReady => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Other(status, _) => *status,
@@ -86,6 +91,7 @@ impl ApiError {
             ApiError::SearchLimit(_) => "search_limit",
             ApiError::Overloaded => "overloaded",
             ApiError::Timeout(_) => "timeout",
+            ApiError::NotReady => "not_ready",
             ApiError::Internal(_) => "internal",
             ApiError::Other(..) => "bad_request",
         }

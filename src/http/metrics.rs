@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use prometheus_client::encoding::EncodeLabelSet;
@@ -171,10 +171,24 @@ fn route_label(path: &str) -> &'static str {
         .unwrap_or("unmatched")
 }
 
+/// The method as a label; unusual methods share one label for the same reason.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::OPTIONS => "OPTIONS",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        _ => "other",
+    }
+}
+
 /// Middleware: counts and times every request by its matched route.
 pub async fn track(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let started = Instant::now();
-    let method = request.method().as_str().to_owned();
+    let method = method_label(request.method());
     let route = route_label(request.uri().path());
     let response = next.run(request).await;
     state.metrics().observe_request(

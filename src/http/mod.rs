@@ -19,7 +19,6 @@ use axum::routing::{get, post};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
-use tracing::Level;
 
 use crate::config::Config;
 pub use error::ApiError;
@@ -70,6 +69,7 @@ pub fn router_with_state(config: &Config, state: AppState) -> Router {
             state.clone(),
             metrics::track,
         ))
+        .layer(middleware::from_fn(log_request))
         .with_state(state);
     api.layer(cors(config))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
@@ -89,19 +89,41 @@ pub fn router_with_state(config: &Config, state: AppState) -> Router {
                     )
                 })
                 .on_request(())
-                .on_response(
-                    |response: &Response, latency: Duration, _span: &tracing::Span| {
-                        tracing::event!(
-                            Level::INFO,
-                            status = response.status().as_u16(),
-                            latency_ms = latency.as_secs_f64() * 1000.0,
-                            "request done"
-                        );
-                    },
-                )
+                .on_response(())
                 .on_failure(()),
         )
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(middleware::map_request(drop_unusable_request_id))
+}
+
+/// Logs each request once, inside its span: probes and scrapes at DEBUG (they come every
+/// few seconds from every orchestrator), everything else at INFO.
+async fn log_request(request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let quiet = matches!(request.uri().path(), "/healthz" | "/readyz" | "/metrics");
+    let response = next.run(request).await;
+    let status = response.status().as_u16();
+    // Microsecond resolution is plenty, and keeps the field short.
+    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    if quiet {
+        tracing::debug!(status, latency_ms, "request done");
+    } else {
+        tracing::info!(status, latency_ms, "request done");
+    }
+    response
+}
+
+/// A client's `x-request-id` is kept only when it is usable in logs: 1 to 128 visible
+/// ASCII characters. Otherwise a fresh id is made, as if none had been sent.
+async fn drop_unusable_request_id(mut request: Request) -> Request {
+    let usable = request.headers().get(&REQUEST_ID).map(|id| {
+        let bytes = id.as_bytes();
+        !bytes.is_empty() && bytes.len() <= 128 && bytes.iter().all(u8::is_ascii_graphic)
+    });
+    if usable == Some(false) {
+        request.headers_mut().remove(&REQUEST_ID);
+    }
+    request
 }
 
 fn cors(config: &Config) -> CorsLayer {

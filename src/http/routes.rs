@@ -186,10 +186,6 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     if state.is_ready() {
         Json(serde_json::json!({"status": "ready"})).into_response()
     } else {
-        ApiError::Other(
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            "shutting down".into(),
-        )
-        .into_response()
+        ApiError::NotReady.into_response()
     }
 }

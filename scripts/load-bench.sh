@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# HTTP load benchmark: the release server on 127.0.0.1 under wrk, GET /healthz and
+# POST /solve (17-clue puzzles, a different one per request) in the same run, then the
+# server's peak RSS, and the `solve` command's peak RSS over the whole 17-clue file.
+#
+#   scripts/load-bench.sh [SECONDS] [CONNECTIONS]     (defaults: 10 s, 32 connections)
+#
+# Prints one line per endpoint (requests/s, p50, p99) and the /solve-to-/healthz ratio.
+# It is a benchmark, not a test: CI builds it but does not run it.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SECONDS_PER_RUN="${1:-10}"
+CONNECTIONS="${2:-32}"
+THREADS="${WRK_THREADS:-2}"
+PUZZLES="${PUZZLES:-$ROOT/../shared/data/puzzles/puzzles2_17_clue}"
+
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+
+cd "$ROOT"
+cargo build --release --locked --quiet
+BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release/sudoku-service"
+
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+WORK="$(mktemp -d)"
+RUST_LOG=warn "$BIN" --listen "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+cat >"$WORK/solve.lua" <<'LUA'
+-- One 17-clue puzzle per request, cycling through the file (each wrk thread has its own copy).
+local puzzles = {}
+for line in io.lines(os.getenv("PUZZLES")) do
+    if line:match("^[1-9.]+$") and #line == 81 then puzzles[#puzzles + 1] = line end
+end
+local next_puzzle = 0
+request = function()
+    next_puzzle = next_puzzle % #puzzles + 1
+    return wrk.format("POST", "/solve", { ["Content-Type"] = "application/json" },
+        '{"board":"' .. puzzles[next_puzzle] .. '"}')
+end
+-- Any non-2xx answer is counted by wrk as "Non-2xx or 3xx responses".
+LUA
+
+run() { # name, extra wrk args...
+    local name=$1; shift
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency "$@" >"$WORK/$name.txt"
+    python3 - "$name" "$WORK/$name.txt" <<'PY'
+import re, sys
+name, path = sys.argv[1], sys.argv[2]
+text = open(path).read()
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+def pct(p):
+    m = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
+    value, unit = float(m.group(1)), m.group(2)
+    return value * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+errors = re.search(r"Socket errors:.*", text)
+print(f"{name:8s} {rps:10.0f} req/s  p50 {pct(50):7.3f} ms  p99 {pct(99):7.3f} ms"
+      f"  non-2xx {bad.group(1) if bad else 0}{'  ' + errors.group(0) if errors else ''}")
+open(path + ".rps", "w").write(str(rps))
+PY
+}
+
+echo "wrk: $THREADS threads, $CONNECTIONS connections, ${SECONDS_PER_RUN}s per endpoint, server $BIN"
+run healthz "http://127.0.0.1:$PORT/healthz"
+PUZZLES="$PUZZLES" run solve -s "$WORK/solve.lua" "http://127.0.0.1:$PORT/solve"
+python3 -c "print(f'ratio    /solve ÷ /healthz = {float(open(\"$WORK/solve.txt.rps\").read())/float(open(\"$WORK/healthz.txt.rps\").read()):.2f}')"
+echo "server peak RSS: $(awk '/VmHWM/ {print $2/1024 " MB"}' /proc/$SERVER/status)"
+
+python3 - "$BIN" "$PUZZLES" <<'PY'
+import resource, subprocess, sys, time
+started = time.perf_counter()
+subprocess.run([sys.argv[1], "solve", sys.argv[2]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"solve command peak RSS over {sys.argv[2].rsplit('/', 1)[-1]}: {peak:.1f} MB ({time.perf_counter() - started:.2f} s, all cores)")
+PY

@@ -1,0 +1,180 @@
+//! The `solve` command as a real process: files, stdin, malformed lines, JSON Lines, exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+/// Valid givens, no solution: row 0 must end in 9, but column 8 holds a 9.
+const DEAD_END: &str =
+    "12345678........................................................................9";
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
+}
+
+fn run_with_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = binary()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Feed stdin from another thread: the child writes answers while it still reads, and
+    // both pipes filling up at once would deadlock.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap().unwrap();
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+fn puzzle_file() -> tempfile_path::TempFile {
+    let empty = ".".repeat(81);
+    let zeros = PUZZLE.replace('.', "0");
+    tempfile_path::TempFile::with_contents(&format!(
+        "# a comment\n{PUZZLE}\n\n{zeros}\r\nnot a puzzle\n{DEAD_END}\n{empty}\n"
+    ))
+}
+
+#[test]
+fn solve_prints_one_line_per_puzzle_and_flags_the_malformed_one() {
+    let file = puzzle_file();
+    let output = binary()
+        .args(["solve", "--threads", "2"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "a malformed line means exit 1"
+    );
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert_eq!(lines[0], SOLUTION);
+    assert_eq!(lines[1], SOLUTION);
+    assert_eq!(lines[2], "invalid");
+    assert_eq!(lines[3], "none");
+    assert_eq!(lines[4].len(), 81, "the empty grid gets some solution");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(":5: expected 81 cells, found 12"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("5 puzzles") && stderr.contains("unique 2, multiple 1, none 1, invalid 1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("puzzles/s"), "{stderr}");
+}
+
+#[test]
+fn json_lines_carry_line_numbers_statuses_and_errors() {
+    let file = puzzle_file();
+    let output = binary()
+        .args(["solve", "--json"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let records: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary: Vec<(u64, &str)> = records
+        .iter()
+        .map(|r| (r["line"].as_u64().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (2, "unique"),
+            (4, "unique"),
+            (5, "invalid"),
+            (6, "none"),
+            (7, "multiple")
+        ]
+    );
+    assert_eq!(records[0]["solution"], SOLUTION);
+    assert!(records[2]["solution"].is_null());
+    assert_eq!(records[2]["error"], "expected 81 cells, found 12");
+    assert!(records[3]["solution"].is_null());
+    assert!(records[0].get("error").is_none());
+}
+
+#[test]
+fn solve_reads_stdin_when_no_file_is_given_and_exits_0_when_all_parse() {
+    let output = run_with_stdin(&["solve"], &format!("{PUZZLE}\n{DEAD_END}\n"));
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), format!("{SOLUTION}\nnone\n"));
+}
+
+#[test]
+fn a_missing_file_or_a_bad_flag_is_a_usage_error() {
+    let output = binary().args(["solve", "/no/such/file"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("/no/such/file"));
+    let output = binary().args(["solve", "--no-such-flag"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn output_keeps_input_order_across_threads() {
+    // Alternate two different puzzles so any reordering shows; more lines than one chunk.
+    let mut input = String::new();
+    for i in 0..9_000 {
+        input.push_str(if i % 2 == 0 { PUZZLE } else { DEAD_END });
+        input.push('\n');
+    }
+    let output = run_with_stdin(&["solve", "--threads", "4"], &input);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = text(&output.stdout);
+    for (i, line) in stdout.lines().enumerate() {
+        let expected = if i % 2 == 0 { SOLUTION } else { "none" };
+        assert_eq!(line, expected, "line {i}");
+    }
+    assert_eq!(stdout.lines().count(), 9_000);
+}
+
+/// A file in the system temp folder, removed when dropped.
+mod tempfile_path {
+    use std::path::{Path, PathBuf};
+
+    pub struct TempFile(PathBuf);
+
+    impl TempFile {
+        pub fn with_contents(contents: &str) -> TempFile {
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            static NEXT: AtomicUsize = AtomicUsize::new(0);
+            let path = std::env::temp_dir().join(format!(
+                "sudoku-cli-test-{}-{}.txt",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::write(&path, contents).unwrap();
+            TempFile(path)
+        }
+
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+}
