@@ -343,7 +343,15 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_offending_cell() {
-        let cases: Vec<(&str, Value, &str, Option<usize>, Option<usize>)> = vec![
+        // (case, board, expected pointer, row, column)
+        type Case = (
+            &'static str,
+            Value,
+            &'static str,
+            Option<usize>,
+            Option<usize>,
+        );
+        let cases: Vec<Case> = vec![
             ("ten", json!(10), "/board", None, None),
             (
                 "eight rows",

@@ -191,12 +191,9 @@ pub async fn track(State(state): State<AppState>, request: Request, next: Next) 
     let method = method_label(request.method());
     let route = route_label(request.uri().path());
     let response = next.run(request).await;
-    state.metrics().observe_request(
-        &method,
-        route,
-        response.status().as_u16(),
-        started.elapsed(),
-    );
+    state
+        .metrics()
+        .observe_request(method, route, response.status().as_u16(), started.elapsed());
     response
 }
 
