@@ -2,14 +2,30 @@
 
 use std::future::Future;
 use std::process::ExitCode;
+use std::time::Duration;
 
+use axum::body::Body;
+use axum::http::Request;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tower::ServiceExt;
 
 use crate::config::Config;
 use crate::http::{AppState, router_with_state};
 
 /// Serves the API on an already-bound listener until `shutdown` completes, then lets
 /// in-flight requests finish. Readiness turns false as soon as shutdown begins.
+///
+/// HTTP/1.1 only, as `axum::serve` was built here. Each connection must send a request's
+/// whole head within the request timeout (counted from the connection's start, and again
+/// for each request on a kept-alive one, so idle connections close too), or it is closed:
+/// with `axum::serve`, which sets hyper no timer, a client that never finished its headers
+/// held its connection forever. The body and the handler are bounded by the same timeout
+/// in the router.
 ///
 /// # Errors
 /// An I/O error from accepting connections.
@@ -22,17 +38,49 @@ pub async fn serve(
     let app = router_with_state(config, state.clone());
     let draining = state.clone();
     let delay = std::time::Duration::from_secs(config.shutdown_delay);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            draining.set_not_ready();
-            if !delay.is_zero() {
-                tracing::info!(?delay, "shutdown requested: not ready, still serving");
-                tokio::time::sleep(delay).await;
+    let shutdown = async move {
+        shutdown.await;
+        draining.set_not_ready();
+        if !delay.is_zero() {
+            tracing::info!(?delay, "shutdown requested: not ready, still serving");
+            tokio::time::sleep(delay).await;
+        }
+        tracing::info!("shutting down: finishing in-flight requests");
+    };
+    let head_timeout = config.request_timeout().max(Duration::from_secs(1));
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(head_timeout);
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(err) => {
+                    // Out of file descriptors and the like: wait rather than spin.
+                    tracing::warn!(%err, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = TowerToHyperService::new(
+            app.clone()
+                .map_request(|request: Request<Incoming>| request.map(Body::new)),
+        );
+        let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            if let Err(err) = connection.await {
+                tracing::debug!(%err, "connection ended with an error");
             }
-            tracing::info!("shutting down: finishing in-flight requests");
-        })
-        .await
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 /// Completes on Ctrl-C or SIGTERM.

@@ -1,0 +1,352 @@
+//! The real server on 127.0.0.1 under abuse: a flood of hard puzzles against one solver slot
+//! and a short waiting line (shed with 503 `overloaded` + `Retry-After`, quickly, while
+//! `/healthz` keeps answering), and slow clients (a body trickled byte by byte, headers never
+//! finished) cut off by timeouts. Every loop here is bounded.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{PUZZLE, SOLUTION};
+use serde_json::{Value, json};
+use sudoku_service::config::Config;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Not a proper puzzle (many solutions): proving two takes ~92,000 guesses, ~20 ms in release
+/// and a few hundred in debug. The slowest input known for this solver.
+const HARD: &str =
+    ".....6....59.....82....8....45........3........6..3.54...325..6..................";
+
+/// A shed answer must come this fast: shedding does no work.
+const SHED_BUDGET: Duration = Duration::from_millis(100);
+
+struct Server {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    async fn start(config: Config) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            sudoku_service::server::serve(listener, &config, async {
+                let _ = stopped.await;
+            })
+            .await
+        });
+        Server {
+            addr,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    async fn shutdown(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+    }
+}
+
+/// One flood answer: status, problem code, whether `Retry-After` came, and how long it took.
+#[derive(Debug)]
+struct Shot {
+    status: u16,
+    code: String,
+    retry_after: Option<String>,
+    elapsed: Duration,
+}
+
+async fn shoot(client: &reqwest::Client, url: &str, board: &str) -> Shot {
+    let started = Instant::now();
+    let response = client
+        .post(url)
+        .json(&json!({ "board": board }))
+        .send()
+        .await
+        .expect("the server answers every request");
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    Shot {
+        status,
+        code: body["code"].as_str().unwrap_or_default().to_owned(),
+        retry_after,
+        elapsed: started.elapsed(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flood_of_hard_puzzles_is_shed_fast_while_health_answers() {
+    let config = Config {
+        max_concurrent_solves: NonZeroUsize::new(1),
+        max_queued_solves: 4,
+        ..Config::default()
+    };
+    let server = Server::start(config).await;
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(64)
+        .build()
+        .unwrap();
+
+    // Probe /healthz every 10 ms for as long as the flood lasts, on its own connection.
+    let flooding = Arc::new(AtomicBool::new(true));
+    let health = tokio::spawn({
+        let url = server.url("/healthz");
+        let flooding = Arc::clone(&flooding);
+        async move {
+            let probe = reqwest::Client::new();
+            let mut latencies = Vec::new();
+            while flooding.load(Ordering::Relaxed) && latencies.len() < 2_000 {
+                let started = Instant::now();
+                let response = probe.get(&url).send().await.unwrap();
+                assert_eq!(response.status(), 200, "/healthz during the flood");
+                latencies.push(started.elapsed());
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            latencies
+        }
+    });
+
+    const WAVES: usize = 3;
+    const PER_WAVE: usize = 48;
+    let mut shots = Vec::new();
+    let flood_started = Instant::now();
+    for _ in 0..WAVES {
+        let wave: Vec<_> = (0..PER_WAVE)
+            .map(|_| {
+                let client = client.clone();
+                let url = server.url("/solve");
+                tokio::spawn(async move { shoot(&client, &url, HARD).await })
+            })
+            .collect();
+        for shot in wave {
+            shots.push(shot.await.unwrap());
+        }
+    }
+    let flood_took = flood_started.elapsed();
+    flooding.store(false, Ordering::Relaxed);
+    let health = health.await.unwrap();
+
+    let shed: Vec<&Shot> = shots.iter().filter(|s| s.status == 503).collect();
+    let solved = shots.iter().filter(|s| s.status == 200).count();
+    let slowest_shed = shed.iter().map(|s| s.elapsed).max().unwrap_or_default();
+    let slowest_health = health.iter().max().copied().unwrap_or_default();
+    println!(
+        "flood of {} hard puzzles in {flood_took:?}: {solved} solved, {} shed (slowest shed \
+         {slowest_shed:?}); /healthz answered {} times during it, slowest {slowest_health:?}",
+        shots.len(),
+        shed.len(),
+        health.len()
+    );
+    for shot in &shots {
+        assert!(
+            matches!(shot.status, 200 | 503),
+            "only solved or shed: {shot:?}"
+        );
+    }
+    assert!(solved >= WAVES, "each wave gets some solved");
+    assert!(
+        shed.len() >= WAVES * (PER_WAVE - 5) / 2,
+        "most are shed: {}",
+        shed.len()
+    );
+    for shot in &shed {
+        assert_eq!(shot.code, "overloaded", "{shot:?}");
+        assert_eq!(shot.retry_after.as_deref(), Some("1"), "{shot:?}");
+        assert!(shot.elapsed < SHED_BUDGET, "a slow shed answer: {shot:?}");
+    }
+    assert!(!health.is_empty(), "/healthz was probed during the flood");
+    assert!(
+        slowest_health < SHED_BUDGET,
+        "/healthz slowed to {slowest_health:?} during the flood"
+    );
+
+    // Afterwards the server serves normally, and counted what it shed.
+    let after = shoot(&client, &server.url("/solve"), PUZZLE).await;
+    assert_eq!(after.status, 200, "{after:?}");
+    let solution: Value = client
+        .post(server.url("/solve"))
+        .json(&json!({ "board": PUZZLE }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(solution["solution"], SOLUTION);
+    let metrics = client
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let counted = format!("overloaded_rejections_total {}", shed.len());
+    assert!(metrics.contains(&counted), "metrics lack {counted:?}");
+    assert!(metrics.contains("solves_in_flight 0"));
+    server.shutdown().await;
+}
+
+/// Reads from `stream` until EOF, an error, or `limit`; returns what came and whether the
+/// server closed the connection (EOF or reset) within the limit.
+async fn read_until_closed(stream: &mut TcpStream, limit: Duration) -> (String, bool) {
+    let mut received = Vec::new();
+    let deadline = Instant::now() + limit;
+    let mut buf = [0u8; 4096];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return (String::from_utf8_lossy(&received).into(), true),
+            Ok(Ok(n)) => received.extend_from_slice(&buf[..n]),
+            Err(_) => return (String::from_utf8_lossy(&received).into(), false),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_body_trickled_byte_by_byte_is_cut_off_with_408() {
+    let server = Server::start(Config {
+        request_timeout: 1,
+        ..Config::default()
+    })
+    .await;
+    let body = json!({ "board": PUZZLE }).to_string();
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /solve HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let started = Instant::now();
+    // One byte every 100 ms: the whole body would take over 9 s.
+    let trickle = tokio::spawn(async move {
+        for byte in body.bytes().take(60) {
+            if writer.write_all(&[byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        writer
+    });
+    let mut received = Vec::new();
+    let mut buf = [0u8; 4096];
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(5), reader.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break true,
+            Ok(Ok(n)) => received.extend_from_slice(&buf[..n]),
+            Err(_) => break false,
+        }
+    };
+    let took = started.elapsed();
+    trickle.abort();
+    let answer = String::from_utf8_lossy(&received);
+    println!("trickled body: answered after {took:?}: {answer:?}");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("application/problem+json"), "{answer}");
+    assert!(answer.contains("\"code\":\"timeout\""), "{answer}");
+    assert!(closed, "the connection is closed after the 408");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn headers_never_finished_are_cut_off() {
+    let server = Server::start(Config {
+        request_timeout: 1,
+        ..Config::default()
+    })
+    .await;
+    // Silent after a partial head, and a head trickled a byte at a time (never finished).
+    let mut silent = TcpStream::connect(server.addr).await.unwrap();
+    silent
+        .write_all(b"POST /solve HTTP/1.1\r\nHost: test\r\n")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let trickled = tokio::spawn({
+        let addr = server.addr;
+        async move {
+            let mut stream = TcpStream::connect(addr).await.unwrap();
+            stream
+                .write_all(b"GET /healthz HTTP/1.1\r\n")
+                .await
+                .unwrap();
+            for byte in b"X-Slow: ".iter().chain(&[b'a'; 100]) {
+                if stream.write_all(&[*byte]).await.is_err() {
+                    return true;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                // A closed connection shows as a read of 0 (or an error) without blocking.
+                let mut probe = [0u8; 256];
+                match tokio::time::timeout(Duration::from_millis(1), stream.read(&mut probe)).await
+                {
+                    Ok(Ok(0)) | Ok(Err(_)) => return true,
+                    _ => {}
+                }
+            }
+            false
+        }
+    });
+    let (answer, closed) = read_until_closed(&mut silent, Duration::from_secs(6)).await;
+    println!(
+        "unfinished headers: closed={closed} after {:?}, answer {answer:?}",
+        started.elapsed()
+    );
+    assert!(closed, "a connection whose headers never end is closed");
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    assert!(
+        trickled.await.unwrap(),
+        "a head trickled a byte at a time is cut off too"
+    );
+    // A connection that sends nothing at all, and one left idle after a request.
+    let mut mute = TcpStream::connect(server.addr).await.unwrap();
+    let mut idle = TcpStream::connect(server.addr).await.unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let (_, mute_closed) = read_until_closed(&mut mute, Duration::from_secs(4)).await;
+    println!(
+        "mute connection: closed={mute_closed} after {:?}",
+        started.elapsed()
+    );
+    assert!(
+        mute_closed,
+        "a connection that never sends a byte is closed"
+    );
+    let (answer, idle_closed) = read_until_closed(&mut idle, Duration::from_secs(4)).await;
+    println!(
+        "idle keep-alive connection: closed={idle_closed} after {:?}",
+        started.elapsed()
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(idle_closed, "an idle keep-alive connection is closed");
+
+    // The server still serves.
+    let health = reqwest::get(server.url("/healthz")).await.unwrap();
+    assert_eq!(health.status(), 200);
+    server.shutdown().await;
+}
