@@ -73,8 +73,8 @@ for target in $TARGETS; do
     code=$?
     set -e
     # libFuzzer's final stats: "stat::number_of_executed_units: N" (one per job).
-    runs=$(grep -h 'stat::number_of_executed_units' "$log" "$FUZZ"/fuzz-*.log 2>/dev/null |
-        awk '{ s += $2 } END { print s + 0 }')
+    runs=$(cat "$log" "$FUZZ"/fuzz-*.log 2>/dev/null |
+        awk '/stat::number_of_executed_units/ { s += $2 } END { print s + 0 }')
     rm -f "$FUZZ"/fuzz-*.log
     RUNS[$target]=$runs
     if [ "$code" -eq 0 ]; then
