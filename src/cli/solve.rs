@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::sudoku::{Grid, Solver, Verdict};
+use crate::sudoku::{CELLS, Grid, Solver, Verdict};
 
 /// Puzzles read before they are solved and written together; large enough to amortise
 /// starting the worker threads, small enough that memory stays flat on huge files.
@@ -71,10 +71,38 @@ impl Outcome {
     }
 }
 
-fn solve_line(solver: &Solver, line: &str) -> Outcome {
-    let grid = match Grid::from_line(line) {
-        Ok(grid) => grid,
-        Err(err) => return Outcome::Invalid(err.to_string()),
+/// One puzzle line as read: parsed already when it is the common plain form, otherwise the
+/// trimmed text, parsed (and its error reported) by [`Grid::from_line`] like any other.
+#[derive(Debug, Clone)]
+enum Line {
+    Grid(Grid),
+    Text(String),
+}
+
+/// The grid of a line of exactly 81 cell bytes (`.`, `0`-`9`) once ASCII whitespace is
+/// trimmed; `None` for anything else, which then takes the general path. Skips the UTF-8
+/// check, the `String` and the character-by-character parse for the usual line.
+fn parse_plain(raw: &[u8]) -> Option<Grid> {
+    let line = raw.trim_ascii();
+    let bytes: &[u8; CELLS] = line.try_into().ok()?;
+    let mut cells = [0u8; CELLS];
+    for (cell, &byte) in cells.iter_mut().zip(bytes) {
+        *cell = match byte {
+            b'.' => 0,
+            b'0'..=b'9' => byte - b'0',
+            _ => return None,
+        };
+    }
+    Grid::from_cells(cells).ok()
+}
+
+fn solve_line(solver: &Solver, line: &Line) -> Outcome {
+    let grid = match line {
+        Line::Grid(grid) => *grid,
+        Line::Text(text) => match Grid::from_line(text) {
+            Ok(grid) => grid,
+            Err(err) => return Outcome::Invalid(err.to_string()),
+        },
     };
     match solver.analyze(&grid) {
         Ok(Verdict::Unique(solution)) => Outcome::Unique(solution),
@@ -85,7 +113,7 @@ fn solve_line(solver: &Solver, line: &str) -> Outcome {
 }
 
 /// Solves `lines` on up to `threads` scoped threads, keeping input order.
-fn solve_chunk(solver: &Solver, lines: &[(u64, String)], threads: usize) -> Vec<Outcome> {
+fn solve_chunk(solver: &Solver, lines: &[(u64, Line)], threads: usize) -> Vec<Outcome> {
     if threads <= 1 || lines.len() < 64 {
         return lines.iter().map(|(_, l)| solve_line(solver, l)).collect();
     }
@@ -166,10 +194,18 @@ impl Writer<'_> {
         } else {
             match outcome {
                 Outcome::Unique(grid) | Outcome::Multiple(grid) => {
-                    // Digits only: a solution has no empty cell.
-                    writeln!(self.out, "{grid}")
+                    // Digits only: a solution has no empty cell. Written as bytes, without
+                    // going through the formatting machinery (the `Display` form).
+                    let mut line = [b'\n'; CELLS + 1];
+                    for (out, &value) in line.iter_mut().zip(grid.cells()) {
+                        *out = if value == 0 { b'.' } else { b'0' + value };
+                    }
+                    self.out.write_all(&line)
                 }
-                other => writeln!(self.out, "{}", other.status()),
+                other => {
+                    self.out.write_all(other.status().as_bytes())?;
+                    self.out.write_all(b"\n")
+                }
             }
         }
     }
@@ -274,16 +310,20 @@ fn solve_input(
 ) -> io::Result<()> {
     let mut raw = Vec::with_capacity(128);
     let mut line_number = 0u64;
-    let mut chunk: Vec<(u64, String)> = Vec::with_capacity(CHUNK_LINES);
+    let mut chunk: Vec<(u64, Line)> = Vec::with_capacity(CHUNK_LINES);
     loop {
         raw.clear();
         let read = input.reader.read_until(b'\n', &mut raw)?;
         if read > 0 {
             line_number += 1;
-            let text = String::from_utf8_lossy(&raw);
-            let trimmed = text.trim();
-            if !trimmed.is_empty() && !trimmed.starts_with('#') {
-                chunk.push((line_number, trimmed.to_owned()));
+            if let Some(grid) = parse_plain(&raw) {
+                chunk.push((line_number, Line::Grid(grid)));
+            } else {
+                let text = String::from_utf8_lossy(&raw);
+                let trimmed = text.trim();
+                if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                    chunk.push((line_number, Line::Text(trimmed.to_owned())));
+                }
             }
         }
         if chunk.len() == CHUNK_LINES || (read == 0 && !chunk.is_empty()) {
@@ -354,6 +394,33 @@ mod tests {
             err.contains("<stdin>:1: expected 81 cells, found 3"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn the_plain_fast_path_parses_as_the_general_one() {
+        let lines = [
+            format!("{PUZZLE}\n"),
+            format!("  {PUZZLE}\r\n"),
+            PUZZLE.replace('.', "0"),
+            format!("\u{b}{PUZZLE}"),
+            format!("{PUZZLE}\u{a0}"),
+            format!("{PUZZLE}1"),
+            PUZZLE[1..].to_string(),
+            PUZZLE.replace('5', "x"),
+            "# comment".to_string(),
+            String::new(),
+        ];
+        for line in &lines {
+            let general = Grid::from_line(String::from_utf8_lossy(line.as_bytes()).trim());
+            match parse_plain(line.as_bytes()) {
+                Some(grid) => assert_eq!(general, Ok(grid), "{line:?}"),
+                // Only the general path may accept or reject anything else.
+                None => assert!(
+                    line.trim_ascii().len() != CELLS || general.is_err(),
+                    "{line:?}"
+                ),
+            }
+        }
     }
 
     #[test]
