@@ -13,7 +13,7 @@ pub struct HealthcheckArgs {
     pub port: u16,
 
     /// Address to probe instead of 127.0.0.1:PORT; the server's SUDOKU_LISTEN is honoured,
-    /// with an unspecified IP (0.0.0.0 or [::]) probed on loopback.
+    /// with an unspecified IP (`0.0.0.0` or `[::]`) probed on loopback.
     #[arg(long, env = "SUDOKU_LISTEN", value_name = "HOST:PORT")]
     pub addr: Option<String>,
 
