@@ -336,25 +336,47 @@ struct Board {
 
 impl Board {
     /// The board of the givens, before any propagation; `None` when two givens clash.
+    ///
+    /// Built in bulk rather than by placing the givens one by one: each given only records
+    /// its cell, its digit's column and the cells it sees in its band, and the 27 masks are
+    /// then written once.
     fn from_grid(grid: &Grid) -> Option<Board> {
-        let mut board = Board {
-            cands: [BAND; 27],
-            // Never a real mask, so every band is shrunk at least once.
-            seen: [u32::MAX; 27],
-            stack_seen: [u32::MAX; 27],
-            unsolved: [BAND; 3],
-        };
+        let mut given = [0u32; 27];
+        let mut seen_by = [0u32; 27];
+        let mut digit_columns = [0u32; 9];
+        let mut filled = [0u32; 3];
         for (cell, &value) in grid.cells().iter().enumerate() {
             if value != 0 {
                 let (band, pos) = (cell / 27, cell % 27);
                 let digit = usize::from(value - 1);
-                if board.cands[3 * digit + band] & (1 << pos) == 0 {
+                let column = 1 << (pos % 9);
+                // The same digit already in this column (any band).
+                if digit_columns[digit] & column != 0 {
                     return None;
                 }
-                board.place(digit, band, pos);
+                digit_columns[digit] |= column;
+                given[3 * digit + band] |= 1 << pos;
+                seen_by[3 * digit + band] |= PEERS[pos];
+                filled[band] |= 1 << pos;
             }
         }
-        Some(board)
+        let mut cands = [0u32; 27];
+        for (i, mask) in cands.iter_mut().enumerate() {
+            let (digit, band) = (i / 3, i % 3);
+            // The same digit already in this row or box.
+            if given[i] & seen_by[i] != 0 {
+                return None;
+            }
+            let blocked = filled[band] | seen_by[i] | digit_columns[digit] * ROWS_OF_COLUMN;
+            *mask = (BAND & !blocked) | given[i];
+        }
+        Some(Board {
+            cands,
+            // Never a real mask, so every band is shrunk at least once.
+            seen: [u32::MAX; 27],
+            stack_seen: [u32::MAX; 27],
+            unsolved: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
+        })
     }
 
     /// Puts `digit` in cell `pos` of `band`: the cell leaves the other digits, the digit
