@@ -73,7 +73,7 @@ for target in $TARGETS; do
     code=$?
     set -e
     # libFuzzer's final stats: "stat::number_of_executed_units: N" (one per job).
-    runs=$(cat "$log" "$FUZZ"/fuzz-*.log 2>/dev/null |
+    runs=$({ cat "$log" "$FUZZ"/fuzz-*.log 2>/dev/null || true; } |
         awk '/stat::number_of_executed_units/ { s += $2 } END { print s + 0 }')
     rm -f "$FUZZ"/fuzz-*.log
     RUNS[$target]=$runs
