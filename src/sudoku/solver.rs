@@ -367,7 +367,7 @@ impl Board {
             if given[i] & seen_by[i] != 0 {
                 return None;
             }
-            let blocked = filled[band] | seen_by[i] | digit_columns[digit] * ROWS_OF_COLUMN;
+            let blocked = filled[band] | seen_by[i] | (digit_columns[digit] * ROWS_OF_COLUMN);
             *mask = (BAND & !blocked) | given[i];
         }
         Some(Board {
