@@ -22,7 +22,10 @@ fuzz_target!(|data: &[u8]| {
 
     let check = |solution: &Grid| {
         assert!(is_solved(solution), "not solved: {grid} -> {solution}");
-        assert!(grid.is_kept_by(solution), "givens changed: {grid} -> {solution}");
+        assert!(
+            grid.is_kept_by(solution),
+            "givens changed: {grid} -> {solution}"
+        );
     };
 
     let verdict = solver.analyze(&grid);
@@ -82,6 +85,9 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(report.unique, matches!(verdict, Verdict::Unique(_)));
         }
     } else if conflicts.is_empty() {
-        assert!(verdict.is_err(), "Report gave up where analyze did not: {grid}");
+        assert!(
+            verdict.is_err(),
+            "Report gave up where analyze did not: {grid}"
+        );
     }
 });
