@@ -16,7 +16,7 @@ pub const DEFAULT_BATCH_BODY_LIMIT: usize = 1024 * 1024;
 /// Whole-request deadline, in seconds.
 pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 10;
 /// Solve requests allowed to wait for a solver slot before new ones are turned away.
-pub const DEFAULT_MAX_QUEUED_SOLVES: usize = 256;
+pub const DEFAULT_MAX_QUEUED_SOLVES: usize = 64;
 /// Seconds a client is told to wait (`Retry-After`) when the server is overloaded.
 pub const RETRY_AFTER_SECS: u64 = 1;
 

@@ -57,7 +57,11 @@ pub async fn serve(
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok((stream, _)) => {
+                    // Answers are small and written at once: do not let Nagle hold them.
+                    let _ = stream.set_nodelay(true);
+                    stream
+                }
                 Err(err) => {
                     // Out of file descriptors and the like: wait rather than spin.
                     tracing::warn!(%err, "accept failed");
