@@ -2,58 +2,17 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{PUZZLE, SOLUTION};
+use common::{PUZZLE, SOLUTION, TestServer};
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
-
-struct Server {
-    addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
-}
-
-impl Server {
-    async fn start(config: Config) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            sudoku_service::server::serve(listener, &config, async {
-                let _ = stopped.await;
-            })
-            .await
-        });
-        Server {
-            addr,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    /// Asks the server to stop and waits (bounded) until it has.
-    async fn shutdown(mut self) -> std::io::Result<()> {
-        let _ = self.stop.take().unwrap().send(());
-        tokio::time::timeout(Duration::from_secs(10), self.task)
-            .await
-            .expect("server stopped within 10 s")
-            .unwrap()
-    }
-}
+use tokio::net::TcpStream;
 
 #[tokio::test]
 async fn solves_over_a_real_socket_with_a_request_id() {
-    let server = Server::start(Config::default()).await;
+    let server = TestServer::start(Config::default()).await;
     let client = reqwest::Client::new();
     let response = client
         .post(server.url("/solve"))
@@ -78,7 +37,7 @@ async fn solves_over_a_real_socket_with_a_request_id() {
 
 #[tokio::test]
 async fn a_browser_preflight_is_allowed_from_any_origin_by_default() {
-    let server = Server::start(Config::default()).await;
+    let server = TestServer::start(Config::default()).await;
     let client = reqwest::Client::new();
     let preflight = client
         .request(reqwest::Method::OPTIONS, server.url("/solve"))
@@ -115,7 +74,7 @@ async fn only_listed_origins_are_allowed_when_configured() {
         cors_origins: vec!["https://app.example".into()],
         ..Config::default()
     };
-    let server = Server::start(config).await;
+    let server = TestServer::start(config).await;
     let client = reqwest::Client::new();
     for (origin, allowed) in [
         ("https://app.example", true),
@@ -139,7 +98,7 @@ async fn only_listed_origins_are_allowed_when_configured() {
 
 #[tokio::test]
 async fn shutdown_lets_an_in_flight_request_finish_then_stops() {
-    let server = Server::start(Config::default()).await;
+    let server = TestServer::start(Config::default()).await;
     let body = json!({ "board": PUZZLE }).to_string();
     let (head, tail) = body.split_at(10);
     // Start a request and hold back the end of its body, so it is in flight at shutdown.

@@ -5,19 +5,16 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{PUZZLE, SOLUTION};
+use common::{PUZZLE, SOLUTION, TestServer};
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use tokio::net::TcpStream;
 
 /// Not a proper puzzle (many solutions): proving two takes ~92,000 guesses, ~20 ms in release
 /// and a few hundred in debug. The slowest input known for this solver.
@@ -26,40 +23,6 @@ const HARD: &str =
 
 /// A shed answer must come this fast: shedding does no work.
 const SHED_BUDGET: Duration = Duration::from_millis(100);
-
-struct Server {
-    addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
-}
-
-impl Server {
-    async fn start(config: Config) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            sudoku_service::server::serve(listener, &config, async {
-                let _ = stopped.await;
-            })
-            .await
-        });
-        Server {
-            addr,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    async fn shutdown(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
-    }
-}
 
 /// One flood answer: status, problem code, whether `Retry-After` came, and how long it took.
 #[derive(Debug)]
@@ -99,7 +62,7 @@ async fn a_flood_of_hard_puzzles_is_shed_fast_while_health_answers() {
         max_queued_solves: 4,
         ..Config::default()
     };
-    let server = Server::start(config).await;
+    let server = TestServer::start(config).await;
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(64)
         .build()
@@ -202,7 +165,7 @@ async fn a_flood_of_hard_puzzles_is_shed_fast_while_health_answers() {
     let counted = format!("overloaded_rejections_total {}", shed.len());
     assert!(metrics.contains(&counted), "metrics lack {counted:?}");
     assert!(metrics.contains("solves_in_flight 0"));
-    server.shutdown().await;
+    server.shutdown().await.unwrap();
 }
 
 /// Reads from `stream` until EOF, an error, or `limit`; returns what came and whether the
@@ -223,7 +186,7 @@ async fn read_until_closed(stream: &mut TcpStream, limit: Duration) -> (String, 
 
 #[tokio::test]
 async fn a_body_trickled_byte_by_byte_is_cut_off_with_408() {
-    let server = Server::start(Config {
+    let server = TestServer::start(Config {
         request_timeout: 1,
         ..Config::default()
     })
@@ -266,12 +229,12 @@ async fn a_body_trickled_byte_by_byte_is_cut_off_with_408() {
     assert!(answer.contains("\"code\":\"timeout\""), "{answer}");
     assert!(closed, "the connection is closed after the 408");
     assert!(took < Duration::from_secs(3), "{took:?}");
-    server.shutdown().await;
+    server.shutdown().await.unwrap();
 }
 
 #[tokio::test]
 async fn headers_never_finished_are_cut_off() {
-    let server = Server::start(Config {
+    let server = TestServer::start(Config {
         request_timeout: 1,
         ..Config::default()
     })
@@ -348,5 +311,5 @@ async fn headers_never_finished_are_cut_off() {
     // The server still serves.
     let health = reqwest::get(server.url("/healthz")).await.unwrap();
     assert_eq!(health.status(), 200);
-    server.shutdown().await;
+    server.shutdown().await.unwrap();
 }

@@ -123,3 +123,46 @@ pub fn char_rows(line: &str) -> Value {
             .collect(),
     )
 }
+
+/// The real server on a free 127.0.0.1 port, stopped by [`TestServer::shutdown`].
+pub struct TestServer {
+    pub addr: std::net::SocketAddr,
+    pub stop: Option<tokio::sync::oneshot::Sender<()>>,
+    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl TestServer {
+    /// Binds 127.0.0.1:0 and serves `config` until shut down.
+    pub async fn start(config: Config) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            sudoku_service::server::serve(listener, &config, async {
+                let _ = stopped.await;
+            })
+            .await
+        });
+        TestServer {
+            addr,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// The URL of `path` on this server.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Asks the server to stop and waits (at most 10 s) until it has.
+    pub async fn shutdown(mut self) -> std::io::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        tokio::time::timeout(std::time::Duration::from_secs(10), self.task)
+            .await
+            .expect("server stopped within 10 s")
+            .expect("server task did not panic")
+    }
+}
