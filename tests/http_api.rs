@@ -480,6 +480,10 @@ async fn batch_takes_a_thousand_boards_but_not_one_more_or_none() {
     }
 }
 
+/// Norvig's "hard1": many solutions, and thousands of guesses to find a second one.
+const NEEDS_THE_POOL: &str =
+    ".....6....59.....82....8....45........3........6..3.54...325..6..................";
+
 #[tokio::test]
 async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
     let config = Config {
@@ -503,8 +507,11 @@ async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
         }
     });
     is_started.await.unwrap();
-    let answer = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
+    // Easy puzzles are answered without a solver slot; this one needs the blocking pool.
+    let answer = post_json(&app, "/solve", &json!({ "board": NEEDS_THE_POOL })).await;
     answer.assert_problem(503, "overloaded", "slot taken, no queue");
+    let easy = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
+    assert_eq!(easy.status, StatusCode::OK, "easy puzzles need no slot");
     assert_eq!(answer.headers["retry-after"], "1");
     let health = call(&app, Method::GET, "/healthz", None, Body::empty()).await;
     assert_eq!(

@@ -87,9 +87,7 @@ pub async fn solve(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<SolveResponse>, ApiError> {
     let board = Board::from_json(&request.board, "/board")?;
-    let verdict = state
-        .run_solver(move |solver| solver.analyze(&board.grid))
-        .await??;
+    let verdict = state.analyze(board.grid).await??;
     solve_response(&board, verdict).map(Json)
 }
 

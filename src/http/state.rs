@@ -11,6 +11,9 @@ use super::metrics::Metrics;
 use crate::config::Config;
 use crate::sudoku::{BudgetExhausted, Grid, Solver, Verdict};
 
+/// Guesses a solve may make on an async worker before it moves to the blocking pool.
+pub const INLINE_GUESS_BUDGET: u64 = 32;
+
 /// What every handler shares; cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
@@ -106,6 +109,26 @@ impl AppState {
         .in_current_span()
         .await
         .map_err(|err| ApiError::Internal(format!("solver task failed: {err}")))
+    }
+
+    /// Solves and proves uniqueness of one grid. Puzzles that need at most
+    /// [`INLINE_GUESS_BUDGET`] guesses (nearly all real ones) are answered on the async
+    /// worker, which is cheaper than the hand-off to the blocking pool and holds the worker
+    /// for tens of microseconds at most; harder ones start over on the pool, within the
+    /// semaphore and with the full budget.
+    ///
+    /// # Errors
+    /// As for [`AppState::run_solver`].
+    pub async fn analyze(&self, grid: Grid) -> Result<Result<Verdict, BudgetExhausted>, ApiError> {
+        let budget = self.inner.solver.guess_budget();
+        let quick = {
+            let _timer = self.inner.metrics.solve_started();
+            Solver::with_budget(budget.min(INLINE_GUESS_BUDGET)).analyze(&grid)
+        };
+        if quick.is_ok() || budget <= INLINE_GUESS_BUDGET {
+            return Ok(quick);
+        }
+        self.run_solver(move |solver| solver.analyze(&grid)).await
     }
 
     /// Solves and proves uniqueness of every grid, spread over all solver slots, keeping
