@@ -214,16 +214,18 @@ const fn build_row_boxes() -> [u8; 512] {
     table
 }
 
+/// The six ways to give each of three rows its own column (or box): `PERMUTATIONS[i][r]`
+/// is row `r`'s.
+const PERMUTATIONS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 const fn build_union() -> [u16; 512] {
-    // The six ways to give each of three rows its own column: PERMUTATIONS[i][r] is row r's.
-    const PERMUTATIONS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut table = [0u16; 512];
     let mut p = 0;
     while p < 512 {
@@ -242,15 +244,6 @@ const fn build_union() -> [u16; 512] {
 }
 
 const fn build_keep() -> [u32; 512] {
-    // The six ways to give each of three rows its own box: PERMUTATIONS[i][r] is row r's box.
-    const PERMUTATIONS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut table = [0u32; 512];
     let mut p = 0;
     while p < 512 {
