@@ -28,10 +28,10 @@ pub(crate) fn count_solutions(
     let mut search = Search {
         limit,
         guesses_left: budget,
-        guesses: 0,
         found: Count {
             solutions: 0,
             first: None,
+            guesses: 0,
         },
     };
     if limit == 0 || !is_valid(grid) {
@@ -230,7 +230,6 @@ impl Board {
 struct Search {
     limit: usize,
     guesses_left: u64,
-    guesses: u64,
     found: Count,
 }
 
@@ -248,11 +247,11 @@ impl Search {
             options &= options - 1;
             if self.guesses_left == 0 {
                 return Err(BudgetExhausted {
-                    guesses: self.guesses,
+                    guesses: self.found.guesses,
                 });
             }
             self.guesses_left -= 1;
-            self.guesses += 1;
+            self.found.guesses += 1;
             let mut next = board;
             if next.place(cell, digit).is_ok() && next.propagate().is_ok() {
                 self.run(next)?;
