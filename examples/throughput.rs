@@ -34,7 +34,11 @@ fn main() {
         // Counted outside the timed passes, so the timing is of `analyze` alone.
         let guesses: u64 = puzzles
             .iter()
-            .map(|puzzle| solver.count_solutions(puzzle, 2).map_or(0, |count| count.guesses))
+            .map(|puzzle| {
+                solver
+                    .count_solutions(puzzle, 2)
+                    .map_or(0, |count| count.guesses)
+            })
             .sum();
         let mut best = f64::INFINITY;
         for _ in 0..passes {

@@ -5,6 +5,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::sudoku::{CELLS, Grid, Solver, Verdict};
@@ -12,6 +13,10 @@ use crate::sudoku::{CELLS, Grid, Solver, Verdict};
 /// Puzzles read before they are solved and written together; large enough to amortise
 /// starting the worker threads, small enough that memory stays flat on huge files.
 const CHUNK_LINES: usize = 8192;
+
+/// Lines a worker claims at a time: small, so that when hard puzzles cluster in one part
+/// of a chunk every core stays busy to its end; large enough that claiming costs nothing.
+const BLOCK_LINES: usize = 32;
 
 /// Options of the `solve` subcommand.
 #[derive(Debug, Clone, clap::Args)]
@@ -112,32 +117,45 @@ fn solve_line(solver: &Solver, line: &Line) -> Outcome {
     }
 }
 
-/// Solves `lines` on up to `threads` scoped threads, keeping input order.
+/// Solves `lines` on `threads` threads (this one and `threads - 1` scoped ones), keeping
+/// input order. Each worker claims the next block of [`BLOCK_LINES`] lines until none is
+/// left, rather than taking a fixed share: hard puzzles come in clusters, and a fixed split
+/// left one core idle while the other finished the hard part.
 fn solve_chunk(solver: &Solver, lines: &[(u64, Line)], threads: usize) -> Vec<Outcome> {
-    if threads <= 1 || lines.len() < 64 {
+    if threads <= 1 || lines.len() < 2 * BLOCK_LINES {
         return lines.iter().map(|(_, l)| solve_line(solver, l)).collect();
     }
-    let per_thread = lines.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = lines
-            .chunks(per_thread)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|(_, l)| solve_line(solver, l))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| {
-                worker
+    let next_block = AtomicUsize::new(0);
+    let work = || {
+        let mut solved = Vec::new();
+        loop {
+            let block = next_block.fetch_add(1, Ordering::Relaxed);
+            let start = block * BLOCK_LINES;
+            if start >= lines.len() {
+                return solved;
+            }
+            let part = &lines[start..lines.len().min(start + BLOCK_LINES)];
+            let outcomes: Vec<Outcome> = part.iter().map(|(_, l)| solve_line(solver, l)).collect();
+            solved.push((block, outcomes));
+        }
+    };
+    let mut blocks = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut blocks = work();
+        for helper in helpers {
+            blocks.extend(
+                helper
                     .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        blocks
+    });
+    blocks.sort_unstable_by_key(|&(block, _)| block);
+    blocks
+        .into_iter()
+        .flat_map(|(_, outcomes)| outcomes)
+        .collect()
 }
 
 #[derive(Default)]
@@ -300,6 +318,9 @@ pub fn run(
     }
 }
 
+/// Reads lines from `input` on one thread and solves them on others, one chunk at a time:
+/// while chunk `k` is being solved, this thread writes the results of chunk `k - 1` and
+/// reads chunk `k + 1`, so reading and writing never leave the solving cores waiting.
 fn solve_input(
     mut input: Input<'_>,
     solver: &Solver,
@@ -308,38 +329,69 @@ fn solve_input(
     tally: &mut Tally,
     stderr: &mut impl Write,
 ) -> io::Result<()> {
-    let mut raw = Vec::with_capacity(128);
-    let mut line_number = 0u64;
-    let mut chunk: Vec<(u64, Line)> = Vec::with_capacity(CHUNK_LINES);
-    loop {
-        raw.clear();
-        let read = input.reader.read_until(b'\n', &mut raw)?;
-        if read > 0 {
-            line_number += 1;
-            if let Some(grid) = parse_plain(&raw) {
-                chunk.push((line_number, Line::Grid(grid)));
+    let mut reader = ChunkReader::default();
+    let solver = *solver;
+    std::thread::scope(|scope| {
+        let mut next = reader.read(&mut input)?;
+        let mut solved: Option<(Vec<(u64, Line)>, Vec<Outcome>)> = None;
+        loop {
+            let solving = (!next.is_empty()).then(|| {
+                let chunk = std::mem::take(&mut next);
+                scope.spawn(move || {
+                    let outcomes = solve_chunk(&solver, &chunk, threads);
+                    (chunk, outcomes)
+                })
+            });
+            if let Some((chunk, outcomes)) = solved.take() {
+                for ((number, _), outcome) in chunk.iter().zip(&outcomes) {
+                    if let Some(reason) = outcome.error() {
+                        writeln!(stderr, "{}:{number}: {reason}", input.name)?;
+                    }
+                    tally.add(outcome);
+                    writer.write(*number, outcome)?;
+                }
+            }
+            let Some(solving) = solving else {
+                return Ok(());
+            };
+            next = reader.read(&mut input)?;
+            solved = Some(
+                solving
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+    })
+}
+
+/// Splits an input into chunks of up to [`CHUNK_LINES`] puzzle lines, numbered from 1.
+#[derive(Default)]
+struct ChunkReader {
+    raw: Vec<u8>,
+    line_number: u64,
+}
+
+impl ChunkReader {
+    /// The next chunk; empty at the end of the input.
+    fn read(&mut self, input: &mut Input<'_>) -> io::Result<Vec<(u64, Line)>> {
+        let mut chunk = Vec::with_capacity(CHUNK_LINES);
+        while chunk.len() < CHUNK_LINES {
+            self.raw.clear();
+            if input.reader.read_until(b'\n', &mut self.raw)? == 0 {
+                break;
+            }
+            self.line_number += 1;
+            if let Some(grid) = parse_plain(&self.raw) {
+                chunk.push((self.line_number, Line::Grid(grid)));
             } else {
-                let text = String::from_utf8_lossy(&raw);
+                let text = String::from_utf8_lossy(&self.raw);
                 let trimmed = text.trim();
                 if !trimmed.is_empty() && !trimmed.starts_with('#') {
-                    chunk.push((line_number, Line::Text(trimmed.to_owned())));
+                    chunk.push((self.line_number, Line::Text(trimmed.to_owned())));
                 }
             }
         }
-        if chunk.len() == CHUNK_LINES || (read == 0 && !chunk.is_empty()) {
-            let outcomes = solve_chunk(solver, &chunk, threads);
-            for ((number, _), outcome) in chunk.iter().zip(&outcomes) {
-                if let Some(reason) = outcome.error() {
-                    writeln!(stderr, "{}:{number}: {reason}", input.name)?;
-                }
-                tally.add(outcome);
-                writer.write(*number, outcome)?;
-            }
-            chunk.clear();
-        }
-        if read == 0 {
-            return Ok(());
-        }
+        Ok(chunk)
     }
 }
 
@@ -348,10 +400,14 @@ mod tests {
     use super::*;
 
     fn run_on(input: &str, json: bool) -> (u8, String, String) {
+        run_with_threads(input, json, 1)
+    }
+
+    fn run_with_threads(input: &str, json: bool, threads: usize) -> (u8, String, String) {
         let args = SolveArgs {
             files: vec![],
             json,
-            threads: NonZeroUsize::new(1),
+            threads: NonZeroUsize::new(threads),
             budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -374,6 +430,38 @@ mod tests {
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     const SOLUTION: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn threads_change_nothing_but_the_speed() {
+        // Solvable, unsolvable, malformed and comment lines mixed, over two chunks and a
+        // tail that is not a whole block, so blocks and chunks end in every kind of place.
+        let clash = format!("55{}", &PUZZLE[2..]);
+        let mut input = String::new();
+        for i in 0..CHUNK_LINES + 3 * BLOCK_LINES + 5 {
+            let line = match i % 7 {
+                0 => "12x",
+                3 => "# comment",
+                5 => &clash,
+                _ => PUZZLE,
+            };
+            input.push_str(line);
+            input.push('\n');
+        }
+        // The diagnostics without the summary, whose last line has the timing.
+        let run = |threads| {
+            let (code, out, err) = run_with_threads(&input, true, threads);
+            let diagnostics: Vec<String> = err.lines().map(str::to_owned).collect();
+            (code, out, diagnostics[..diagnostics.len() - 1].to_vec())
+        };
+        let one = run(1);
+        assert_eq!(one.0, 1);
+        let first_bad_in_second_chunk = CHUNK_LINES.next_multiple_of(7) + 1;
+        let expected = format!("<stdin>:{first_bad_in_second_chunk}: expected 81 cells, found 3");
+        assert!(one.2.contains(&expected), "{:?}", &one.2[..3]);
+        for threads in [2, 3, 8] {
+            assert_eq!(run(threads), one, "{threads} threads");
+        }
+    }
 
     #[test]
     fn comments_and_blank_lines_are_skipped_but_counted() {
