@@ -333,7 +333,7 @@ fn solve_input(
     let solver = *solver;
     std::thread::scope(|scope| {
         let mut next = reader.read(&mut input)?;
-        let mut solved: Option<(Vec<(u64, Line)>, Vec<Outcome>)> = None;
+        let mut solved: Option<(Chunk, Vec<Outcome>)> = None;
         loop {
             let solving = (!next.is_empty()).then(|| {
                 let chunk = std::mem::take(&mut next);
@@ -364,6 +364,9 @@ fn solve_input(
     })
 }
 
+/// Puzzle lines with their line numbers (from 1).
+type Chunk = Vec<(u64, Line)>;
+
 /// Splits an input into chunks of up to [`CHUNK_LINES`] puzzle lines, numbered from 1.
 #[derive(Default)]
 struct ChunkReader {
@@ -373,7 +376,7 @@ struct ChunkReader {
 
 impl ChunkReader {
     /// The next chunk; empty at the end of the input.
-    fn read(&mut self, input: &mut Input<'_>) -> io::Result<Vec<(u64, Line)>> {
+    fn read(&mut self, input: &mut Input<'_>) -> io::Result<Chunk> {
         let mut chunk = Vec::with_capacity(CHUNK_LINES);
         while chunk.len() < CHUNK_LINES {
             self.raw.clear();
