@@ -317,9 +317,8 @@ pub fn run(
 /// Reads, solves and writes `input` one chunk at a time. With more than one thread, this
 /// thread only reads and writes: while chunk `k` is being solved it writes the results of
 /// chunk `k - 1` and reads chunk `k + 1`, so reading and writing never leave the solving
-/// cores waiting. With one thread everything stays on this one: on a single core the
-/// hand-over between two threads cost more than it saved (17-clue set, `taskset -c 1`:
-/// 0.186 s pipelined against 0.169 s in line, medians of 7).
+/// cores waiting. With one thread everything stays on this one: there is no second core
+/// for the reading and writing to overlap with, only thread hand-overs to pay for.
 fn solve_input(
     mut input: Input<'_>,
     solver: &Solver,
