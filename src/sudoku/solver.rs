@@ -408,12 +408,12 @@ impl Board {
         mask &= !spread | singles;
         self.cands[3 * digit + (band + 1) % 3] &= !spread;
         self.cands[3 * digit + (band + 2) % 3] &= !spread;
+        // Cleared whether or not any cell was placed: a branch here was mispredicted so
+        // often that nine needless and-nots are cheaper (forum_hardest 4-10% faster).
         let placed = singles & self.unsolved[band];
-        if placed != 0 {
-            self.unsolved[band] &= !placed;
-            for d in 0..9 {
-                self.cands[3 * d + band] &= !placed;
-            }
+        self.unsolved[band] &= !placed;
+        for d in 0..9 {
+            self.cands[3 * d + band] &= !placed;
         }
         self.cands[I] = mask;
         Ok(())
