@@ -392,22 +392,22 @@ impl Board {
         self.unsolved[band] &= !bit;
     }
 
-    /// Shrinks band `I` (digit `I / 3`, band `I % 3`) and places its row singles. A const
-    /// parameter, so each of the 27 copies has its indices folded.
+    /// Shrinks band `i` (digit `i / 3`, band `i % 3`) and places its row singles.
     #[inline(always)]
-    fn update<const I: usize>(&mut self) -> Result<(), Contradiction> {
-        let (digit, band) = (I / 3, I % 3);
-        let mut mask = self.cands[I];
+    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+        let band = i % 3;
+        let digit_bands = i - band;
+        let mut mask = self.cands[i];
         mask &= KEEP[pattern(mask)];
         if mask == 0 {
             return Err(Contradiction);
         }
-        self.seen[I] = mask;
+        self.seen[i] = mask;
         let (singles, single_columns) = single_rows(mask);
         let spread = single_columns * ROWS_OF_COLUMN;
         mask &= !spread | singles;
-        self.cands[3 * digit + (band + 1) % 3] &= !spread;
-        self.cands[3 * digit + (band + 2) % 3] &= !spread;
+        self.cands[digit_bands + (band + 1) % 3] &= !spread;
+        self.cands[digit_bands + (band + 2) % 3] &= !spread;
         // Cleared whether or not any cell was placed: a branch here was mispredicted so
         // often that nine needless and-nots are cheaper (forum_hardest 4-10% faster).
         let placed = singles & self.unsolved[band];
@@ -415,27 +415,33 @@ impl Board {
         for d in 0..9 {
             self.cands[3 * d + band] &= !placed;
         }
-        self.cands[I] = mask;
+        self.cands[i] = mask;
         Ok(())
     }
 
     /// Runs the band rules until no band changes.
+    ///
+    /// Each pass first gathers the changed bands into a bitmask, without a branch, then
+    /// updates those. Testing each band in turn (`if cands != seen { update }`, with a copy
+    /// of `update` per band) cost a mispredicted branch for nearly every band updated, two
+    /// thirds of all mispredictions: the mask has 31% fewer on forum_hardest and is 5-7%
+    /// faster there, though it runs 6% more instructions.
     #[inline(always)]
     fn update_bands(&mut self) -> Result<(), Contradiction> {
-        macro_rules! pass {
-            ($($i:literal)*) => {{
-                let mut changed = false;
-                $(
-                    if self.cands[$i] != self.seen[$i] {
-                        self.update::<$i>()?;
-                        changed = true;
-                    }
-                )*
-                changed
-            }};
+        loop {
+            let mut dirty = 0u32;
+            for i in 0..27 {
+                dirty |= u32::from(self.cands[i] != self.seen[i]) << i;
+            }
+            if dirty == 0 {
+                return Ok(());
+            }
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                self.update(i)?;
+            }
         }
-        while pass!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26) {}
-        Ok(())
     }
 
     /// Places every naked single; true when it placed any.
