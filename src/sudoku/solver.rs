@@ -554,8 +554,10 @@ impl Board {
             }
             *pairs = self.unsolved[band] & twos & !threes;
         }
-        let mut chosen = None;
-        let mut most = 0;
+        // The best as one number: the count above, and below it the cell's index counted
+        // down so that among equal counts the first cell wins; `max` compiles to a
+        // conditional move where an `if` was mispredicted.
+        let mut best_key = 0u32;
         for (band, &pairs) in pairs.iter().enumerate() {
             let mut cells = pairs;
             while cells != 0 {
@@ -569,13 +571,12 @@ impl Board {
                     | u64::from(column & self.unsolved[(band + 1) % 3]) << 32
                     | u64::from(column & self.unsolved[(band + 2) % 3]) << 33)
                     .count_ones();
-                if n > most {
-                    most = n;
-                    chosen = Some((band, pos));
-                }
+                best_key = best_key.max(n << 8 | (255 - (27 * band + pos) as u32));
             }
         }
-        if let Some((band, pos)) = chosen {
+        if best_key != 0 {
+            let cell = (255 - (best_key & 0xFF)) as usize;
+            let (band, pos) = (cell / 27, cell % 27);
             return (band, pos, self.digits_at(band, pos));
         }
         let mut best = (0, 0, 0u32);
