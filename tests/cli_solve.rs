@@ -1,7 +1,8 @@
 //! The `solve` command as a real process: files, stdin, malformed lines, JSON Lines, exit codes.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -12,6 +13,10 @@ const SOLUTION: &str =
 /// Valid givens, no solution: row 0 must end in 9, but column 8 holds a 9.
 const DEAD_END: &str =
     "12345678........................................................................9";
+
+/// Many solutions, tens of milliseconds to prove it in a release build (more in debug).
+const NORVIG_HARD1: &str =
+    ".....6....59.....82....8....45........3........6..3.54...325..6..................";
 
 fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
@@ -146,6 +151,49 @@ fn output_keeps_input_order_across_threads() {
         assert_eq!(line, expected, "line {i}");
     }
     assert_eq!(stdout.lines().count(), 9_000);
+}
+
+#[test]
+fn closing_the_output_stops_the_chunk_in_flight() {
+    // One chunk of easy puzzles, then one of slow ones: by the time the reader goes away
+    // (`| head -1`), the slow chunk is being solved, which would take minutes to finish.
+    let mut input = String::new();
+    for puzzle in [PUZZLE, NORVIG_HARD1] {
+        for _ in 0..8192 {
+            input.push_str(puzzle);
+            input.push('\n');
+        }
+    }
+    let mut child = binary()
+        .args(["solve", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The child may exit before it has read everything: a failed write here is expected.
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()).is_ok());
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first.trim_end(), SOLUTION);
+    drop(stdout);
+    let closed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if closed.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still solving 60 s after its output was closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // A closed pipe is how `| head` ends a run: quietly, and not as a failure.
+    assert!(status.success(), "{status}");
+    feeder.join().unwrap();
 }
 
 /// A file in the system temp folder, removed when dropped.

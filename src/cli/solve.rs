@@ -5,6 +5,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
@@ -121,11 +122,14 @@ fn solve_line(solver: &Solver, line: &Line) -> Outcome {
 /// next block of [`BLOCK_LINES`] lines until none is left, rather than taking a fixed share:
 /// hard puzzles come in clusters, and a fixed split left one core idle while the other
 /// finished the hard part (forum_hardest on 2 threads: 1.83x one thread with fixed halves,
-/// 1.90-1.98x with blocks, medians of interleaved runs).
-fn solve_chunk(solver: &Solver, lines: &[(u64, Line)], threads: usize) -> Vec<Outcome> {
-    if threads <= 1 || lines.len() < 2 * BLOCK_LINES {
-        return lines.iter().map(|(_, l)| solve_line(solver, l)).collect();
-    }
+/// 1.90-1.98x with blocks, medians of interleaved runs). Once `abandon` is set, workers
+/// stop before their next puzzle and the outcomes left are meaningless.
+fn solve_chunk(
+    solver: &Solver,
+    lines: &[(u64, Line)],
+    threads: usize,
+    abandon: &AtomicBool,
+) -> Vec<Outcome> {
     // Each block of lines comes with the block of slots its outcomes go to, so the answers
     // land in input order without sorting or copying.
     let mut outcomes: Vec<Outcome> = lines.iter().map(|_| Outcome::None).collect();
@@ -142,15 +146,22 @@ fn solve_chunk(solver: &Solver, lines: &[(u64, Line)], threads: usize) -> Vec<Ou
                 return;
             };
             for ((_, line), slot) in part.iter().zip(slots) {
+                if abandon.load(Ordering::Relaxed) {
+                    return;
+                }
                 *slot = solve_line(solver, line);
             }
         }
     };
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(work);
-        }
-    });
+    if threads <= 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
     outcomes
 }
 
@@ -344,34 +355,47 @@ fn solve_input(
             if chunk.is_empty() {
                 return Ok(());
             }
-            report(&chunk, &solve_chunk(solver, &chunk, 1))?;
+            report(
+                &chunk,
+                &solve_chunk(solver, &chunk, 1, &AtomicBool::new(false)),
+            )?;
         }
     }
     let solver = *solver;
+    // Set when reading or writing fails (`| head` closing the pipe), so that the chunk in
+    // flight is dropped at once rather than solved to the end for nobody.
+    let abandon = &AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let mut next = reader.read(&mut input.reader)?;
-        let mut solved: Option<(Chunk, Vec<Outcome>)> = None;
-        loop {
-            let solving = (!next.is_empty()).then(|| {
-                let chunk = std::mem::take(&mut next);
-                scope.spawn(move || {
-                    let outcomes = solve_chunk(&solver, &chunk, threads);
-                    (chunk, outcomes)
-                })
-            });
-            if let Some((chunk, outcomes)) = solved.take() {
-                report(&chunk, &outcomes)?;
+        let mut pipeline = || -> io::Result<()> {
+            let mut next = reader.read(&mut input.reader)?;
+            let mut solved: Option<(Chunk, Vec<Outcome>)> = None;
+            loop {
+                let solving = (!next.is_empty()).then(|| {
+                    let chunk = std::mem::take(&mut next);
+                    scope.spawn(move || {
+                        let outcomes = solve_chunk(&solver, &chunk, threads, abandon);
+                        (chunk, outcomes)
+                    })
+                });
+                if let Some((chunk, outcomes)) = solved.take() {
+                    report(&chunk, &outcomes)?;
+                }
+                let Some(solving) = solving else {
+                    return Ok(());
+                };
+                next = reader.read(&mut input.reader)?;
+                solved = Some(
+                    solving
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                );
             }
-            let Some(solving) = solving else {
-                return Ok(());
-            };
-            next = reader.read(&mut input.reader)?;
-            solved = Some(
-                solving
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
+        };
+        let result = pipeline();
+        if result.is_err() {
+            abandon.store(true, Ordering::Relaxed);
         }
+        result
     })
 }
 
