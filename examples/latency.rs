@@ -9,31 +9,15 @@
 
 use std::time::{Duration, Instant};
 
-use sudoku_service::sudoku::{Grid, Solver};
+use sudoku_service::sudoku::Solver;
+
+mod common;
 
 fn main() {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut rounds = 3;
-    if args.len() >= 2 && args[0] == "-n" {
-        rounds = args[1].parse().expect("a number of rounds");
-        args.drain(..2);
-    }
-    if args.is_empty() || rounds == 0 {
-        eprintln!("usage: latency [-n ROUNDS] FILE...");
-        std::process::exit(2);
-    }
+    let (rounds, files) = common::rounds_and_files(3, "latency [-n ROUNDS] FILE...");
     let solver = Solver::default();
-    for file in args {
-        let text = std::fs::read_to_string(&file).unwrap_or_else(|err| {
-            eprintln!("{file}: {err}");
-            std::process::exit(2);
-        });
-        let puzzles: Vec<Grid> = text
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-            .map(|line| Grid::from_line(line).expect("a puzzle line"))
-            .collect();
+    for file in files {
+        let puzzles = common::load_puzzles(&file);
         for puzzle in &puzzles {
             std::hint::black_box(solver.analyze(puzzle).ok());
         }

@@ -6,31 +6,15 @@
 
 use std::time::Instant;
 
-use sudoku_service::sudoku::{Grid, Solver};
+use sudoku_service::sudoku::Solver;
+
+mod common;
 
 fn main() {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut passes = 3;
-    if args.len() >= 2 && args[0] == "-n" {
-        passes = args[1].parse().expect("a number of passes");
-        args.drain(..2);
-    }
-    if args.is_empty() {
-        eprintln!("usage: throughput [-n PASSES] FILE...");
-        std::process::exit(2);
-    }
+    let (passes, files) = common::rounds_and_files(3, "throughput [-n PASSES] FILE...");
     let solver = Solver::default();
-    for file in args {
-        let text = std::fs::read_to_string(&file).unwrap_or_else(|err| {
-            eprintln!("{file}: {err}");
-            std::process::exit(2);
-        });
-        let puzzles: Vec<Grid> = text
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-            .map(|line| Grid::from_line(line).expect("a puzzle line"))
-            .collect();
+    for file in files {
+        let puzzles = common::load_puzzles(&file);
         // Counted outside the timed passes, so the timing is of `analyze` alone.
         let guesses: u64 = puzzles
             .iter()

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use sudoku_service::sudoku::{Grid, Solver, Verdict, is_solved, is_valid};
+use sudoku_service::sudoku::{Grid, Solver, Verdict, is_solved, is_valid, puzzle_lines};
 
 fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles")
@@ -26,11 +26,11 @@ fn puzzles(name: &str) -> Vec<(usize, Grid)> {
     let path = corpus_dir().join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
-    let all: Vec<(usize, Grid)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|(i, line)| (i + 1, Grid::from_line(line).unwrap()))
+    let all: Vec<(usize, Grid)> = puzzle_lines(&text)
+        .map(|(number, grid)| {
+            let grid = grid.unwrap_or_else(|err| panic!("{}:{number}: {err}", path.display()));
+            (number, grid)
+        })
         .collect();
     assert!(
         all.len() >= 1000,

@@ -2,17 +2,18 @@
 //! records (checked there with an independent solver): every puzzle of five sets has exactly
 //! one solution, every puzzle of Serg's benchmark has several.
 
-use sudoku_service::sudoku::{BudgetExhausted, Grid, SolveError, Solver, Verdict, is_solved};
+use sudoku_service::sudoku::{
+    BudgetExhausted, Grid, SolveError, Solver, Verdict, is_solved, puzzle_lines,
+};
 
 const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/puzzles/");
 
 fn sample(name: &str, step: usize) -> Vec<Grid> {
     let path = format!("{SETS}{name}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
-    text.lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+    puzzle_lines(&text)
         .step_by(step)
-        .map(|line| Grid::from_line(line).unwrap_or_else(|err| panic!("{line}: {err}")))
+        .map(|(number, grid)| grid.unwrap_or_else(|err| panic!("{path}:{number}: {err}")))
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! on samples of every shared puzzle set and on puzzles derived from them (a clue changed,
 //! clues removed), comparing solution counts at several limits.
 
-use super::grid::Grid;
+use super::grid::{Grid, puzzle_lines};
 use super::reference;
 use super::solver::{Count, DEFAULT_GUESS_BUDGET, Solver};
 use super::validate::is_solved;
@@ -13,10 +13,9 @@ const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/puzzles/
 fn sample(name: &str, step: usize) -> Vec<Grid> {
     let path = format!("{SETS}{name}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
-    text.lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+    puzzle_lines(&text)
         .step_by(step)
-        .map(|line| Grid::from_line(line).unwrap_or_else(|err| panic!("{line}: {err}")))
+        .map(|(number, grid)| grid.unwrap_or_else(|err| panic!("{path}:{number}: {err}")))
         .collect()
 }
 

@@ -133,6 +133,16 @@ pub fn cell_value(ch: char) -> Option<u8> {
     }
 }
 
+/// The puzzles in the text of a puzzle file, one per line, each with its line number (from
+/// 1): blank lines and lines starting with `#` are skipped, the others parsed with
+/// [`Grid::from_line`]. Reading the file is the caller's business.
+pub fn puzzle_lines(text: &str) -> impl Iterator<Item = (usize, Result<Grid, ParseError>)> + '_ {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let line = line.trim();
+        (!line.is_empty() && !line.starts_with('#')).then(|| (i + 1, Grid::from_line(line)))
+    })
+}
+
 impl FromStr for Grid {
     type Err = ParseError;
 
@@ -163,6 +173,21 @@ impl fmt::Debug for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn puzzle_lines_skip_comments_and_blanks_and_keep_line_numbers() {
+        let puzzle = ".".repeat(81);
+        let text = format!("# header\n\n  {puzzle}\r\n   \n12x\n#{puzzle}\n{puzzle}");
+        let lines: Vec<(usize, Result<Grid, ParseError>)> = puzzle_lines(&text).collect();
+        assert_eq!(
+            lines,
+            vec![
+                (3, Ok(Grid::EMPTY)),
+                (5, Err(ParseError::WrongLength(3))),
+                (7, Ok(Grid::EMPTY)),
+            ]
+        );
+    }
 
     const LINE: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
