@@ -1,7 +1,7 @@
 //! The `solve` command as a real process: files, stdin, malformed lines, JSON Lines, exit codes.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -22,14 +22,19 @@ fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
 }
 
-fn run_with_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = binary()
+/// The binary started with `args`, all three standard streams piped.
+fn spawn(args: &[&str]) -> Child {
+    binary()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+fn run_with_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = spawn(args);
     // Feed stdin from another thread: the child writes answers while it still reads, and
     // both pipes filling up at once would deadlock.
     let mut stdin = child.stdin.take().unwrap();
@@ -164,13 +169,7 @@ fn closing_the_output_stops_the_chunk_in_flight() {
             input.push('\n');
         }
     }
-    let mut child = binary()
-        .args(["solve", "--threads", "2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["solve", "--threads", "2"]);
     let mut stdin = child.stdin.take().unwrap();
     // The child may exit before it has read everything: a failed write here is expected.
     let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()).is_ok());
