@@ -118,12 +118,13 @@ fn solve_line(solver: &Solver, line: &Line) -> Outcome {
     }
 }
 
-/// Solves `lines` on `threads` scoped threads, keeping input order. Each worker claims the
-/// next block of [`BLOCK_LINES`] lines until none is left, rather than taking a fixed share:
-/// hard puzzles come in clusters, and a fixed split left one core idle while the other
-/// finished the hard part (forum_hardest on 2 threads: 1.83x one thread with fixed halves,
-/// 1.90-1.98x with blocks, medians of interleaved runs). Once `abandon` is set, workers
-/// stop before their next puzzle and the outcomes left are meaningless.
+/// Solves `lines` on `threads` scoped threads (on this one when `threads` is 1), keeping
+/// input order. Each worker claims the next block of [`BLOCK_LINES`] lines until none is
+/// left, rather than taking a fixed share: hard puzzles come in clusters, and a fixed split
+/// left one core idle while the other finished the hard part (forum_hardest on 2 threads:
+/// 1.83x one thread with fixed halves, 1.90-1.98x with blocks, medians of interleaved runs).
+/// Once `abandon` is set, workers stop before their next puzzle and the outcomes left are
+/// meaningless.
 fn solve_chunk(
     solver: &Solver,
     lines: &[(u64, Line)],
