@@ -11,7 +11,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::{Body, Bytes, to_bytes};
+use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, Method, Request, StatusCode};
 use common::*;
 use serde_json::{Value, json};
@@ -146,21 +146,8 @@ async fn run(app: &Router, case: &Case) -> (Answer, Duration, Vec<u8>) {
     let request = case.request();
     let started = Instant::now();
     let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = to_bytes(response.into_body(), usize::MAX).await.unwrap();
-    let elapsed = started.elapsed();
-    let body = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (
-        Answer {
-            status,
-            headers,
-            body,
-        },
-        elapsed,
-        bytes.to_vec(),
-    )
+    let (answer, bytes) = read_answer(response).await;
+    (answer, started.elapsed(), bytes.to_vec())
 }
 
 /// Checks one answer against its case; returns a failure message instead of panicking, so

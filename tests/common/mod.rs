@@ -2,8 +2,9 @@
 #![allow(dead_code)]
 
 use axum::Router;
-use axum::body::{Body, to_bytes};
+use axum::body::{Body, Bytes, to_bytes};
 use axum::http::{HeaderMap, Method, Request, StatusCode};
+use axum::response::Response;
 use serde_json::Value;
 use sudoku_service::config::Config;
 use tower::ServiceExt;
@@ -75,16 +76,23 @@ pub async fn call(
         .oneshot(request.body(body.into()).unwrap())
         .await
         .unwrap();
+    read_answer(response).await.0
+}
+
+/// A response read to its end: the answer (a body that is not JSON kept as a string) and
+/// the raw body bytes.
+pub async fn read_answer(response: Response) -> (Answer, Bytes) {
     let status = response.status();
     let headers = response.headers().clone();
     let bytes = to_bytes(response.into_body(), usize::MAX).await.unwrap();
     let body = serde_json::from_slice(&bytes)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    Answer {
+    let answer = Answer {
         status,
         headers,
         body,
-    }
+    };
+    (answer, bytes)
 }
 
 /// POSTs a JSON value.
