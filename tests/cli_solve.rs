@@ -159,9 +159,9 @@ fn output_keeps_input_order_across_threads() {
 }
 
 #[test]
-fn closing_the_output_stops_the_chunk_in_flight() {
-    // One chunk of easy puzzles, then one of slow ones: by the time the reader goes away
-    // (`| head -1`), the slow chunk is being solved, which would take minutes to finish.
+fn closing_the_output_stops_the_run() {
+    // Easy puzzles, then 8,192 slow ones, which would take minutes to solve: the reader
+    // goes away (`| head -1`) while the easy answers are still being written.
     let mut input = String::new();
     for puzzle in [PUZZLE, NORVIG_HARD1] {
         for _ in 0..8192 {

@@ -1,23 +1,24 @@
 //! `sudoku-service solve`: solve files of puzzles, one per line, streaming, in input order.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::sudoku::{CELLS, Grid, Solver, Verdict};
 
-/// Puzzles read before they are solved and written together; large enough to amortise
-/// starting the worker threads, small enough that memory stays flat on huge files.
-const CHUNK_LINES: usize = 8192;
-
-/// Lines a worker claims at a time: small, so that when hard puzzles cluster in one part
-/// of a chunk every core stays busy to its end; large enough that claiming costs nothing.
+/// Lines handed to a worker at a time: small, so that when hard puzzles cluster every core
+/// stays busy to the end; large enough that handing them over costs nothing.
 const BLOCK_LINES: usize = 32;
+
+/// Blocks read ahead of the first one not yet written (8,192 lines): enough that a slow
+/// puzzle does not leave the other threads waiting, few enough that memory stays flat.
+const WINDOW_BLOCKS: u64 = 256;
 
 /// Options of the `solve` subcommand.
 #[derive(Debug, Clone, clap::Args)]
@@ -77,14 +78,6 @@ impl Outcome {
     }
 }
 
-/// One puzzle line as read: parsed already when it is the common plain form, otherwise the
-/// trimmed text, parsed (and its error reported) by [`Grid::from_line`] like any other.
-#[derive(Debug, Clone)]
-enum Line {
-    Grid(Grid),
-    Text(String),
-}
-
 /// The grid of a line of exactly 81 cell bytes (`.`, `0`-`9`) once ASCII whitespace is
 /// trimmed; `None` for anything else, which then takes the general path. Skips the UTF-8
 /// check, the `String` and the character-by-character parse for the usual line.
@@ -102,15 +95,8 @@ fn parse_plain(raw: &[u8]) -> Option<Grid> {
     Grid::from_cells(cells).ok()
 }
 
-fn solve_line(solver: &Solver, line: &Line) -> Outcome {
-    let grid = match line {
-        Line::Grid(grid) => *grid,
-        Line::Text(text) => match Grid::from_line(text) {
-            Ok(grid) => grid,
-            Err(err) => return Outcome::Invalid(err.to_string()),
-        },
-    };
-    match solver.analyze(&grid) {
+fn solve_grid(solver: &Solver, grid: &Grid) -> Outcome {
+    match solver.analyze(grid) {
         Ok(Verdict::Unique(solution)) => Outcome::Unique(solution),
         Ok(Verdict::Multiple(solution)) => Outcome::Multiple(solution),
         Ok(Verdict::None) => Outcome::None,
@@ -118,50 +104,38 @@ fn solve_line(solver: &Solver, line: &Line) -> Outcome {
     }
 }
 
-/// Solves `lines` on `threads` scoped threads (on this one when `threads` is 1), keeping
-/// input order. Each worker claims the next block of [`BLOCK_LINES`] lines until none is
-/// left, rather than taking a fixed share: hard puzzles come in clusters, and a fixed split
-/// left one core idle while the other finished the hard part (forum_hardest on 2 threads:
-/// 1.83x one thread with fixed halves, 1.90-1.98x with blocks, medians of interleaved runs).
-/// Once `abandon` is set, workers stop before their next puzzle and the outcomes left are
-/// meaningless.
-fn solve_chunk(
-    solver: &Solver,
-    lines: &[(u64, Line)],
-    threads: usize,
-    abandon: &AtomicBool,
-) -> Vec<Outcome> {
-    // Each block of lines comes with the block of slots its outcomes go to, so the answers
-    // land in input order without sorting or copying.
-    let mut outcomes: Vec<Outcome> = lines.iter().map(|_| Outcome::None).collect();
-    let blocks = Mutex::new(
-        lines
-            .chunks(BLOCK_LINES)
-            .zip(outcomes.chunks_mut(BLOCK_LINES)),
-    );
-    let work = || {
-        loop {
-            // The lock is held only to take the next block, never while solving.
-            let next = blocks.lock().unwrap_or_else(PoisonError::into_inner).next();
-            let Some((part, slots)) = next else {
-                return;
-            };
-            for ((_, line), slot) in part.iter().zip(slots) {
-                if abandon.load(Ordering::Relaxed) {
-                    return;
-                }
-                *slot = solve_line(solver, line);
-            }
+/// Solves the lines of `block` in order; `None` for the lines skipped (blank, or a `#`
+/// comment), which are numbered but have no outcome. Once `abandon` is set it stops before
+/// the next puzzle, and what it returns is meaningless.
+fn solve_block(solver: &Solver, block: &Block, abandon: &AtomicBool) -> Vec<(u64, Outcome)> {
+    let mut outcomes = Vec::with_capacity(block.lines.len());
+    let mut start = 0;
+    for &(number, end) in &block.lines {
+        if abandon.load(Ordering::Relaxed) {
+            break;
         }
-    };
-    if threads <= 1 {
-        work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
+        let raw = &block.text[start..end];
+        start = end;
+        // The common plain form is parsed straight from the bytes; anything else goes
+        // through `Grid::from_line` like any other text, and its error is reported.
+        let grid = match parse_plain(raw) {
+            Some(grid) => grid,
+            None => {
+                let text = String::from_utf8_lossy(raw);
+                let trimmed = text.trim();
+                if trimmed.is_empty() || trimmed.starts_with('#') {
+                    continue;
+                }
+                match Grid::from_line(trimmed) {
+                    Ok(grid) => grid,
+                    Err(err) => {
+                        outcomes.push((number, Outcome::Invalid(err.to_string())));
+                        continue;
+                    }
+                }
             }
-        });
+        };
+        outcomes.push((number, solve_grid(solver, &grid)));
     }
     outcomes
 }
@@ -202,7 +176,7 @@ struct JsonLine<'a> {
 }
 
 struct Writer<'a> {
-    out: io::BufWriter<Box<dyn Write + 'a>>,
+    out: io::BufWriter<Box<dyn Write + Send + 'a>>,
     json: bool,
 }
 
@@ -240,7 +214,7 @@ impl Writer<'_> {
 /// One named input: a file or stdin.
 struct Input<'a> {
     name: String,
-    reader: Box<dyn BufRead + 'a>,
+    reader: Box<dyn BufRead + Send + 'a>,
 }
 
 /// Runs the `solve` command over `args.files` (or `stdin`), printing to `stdout` and the
@@ -248,9 +222,9 @@ struct Input<'a> {
 /// parsed and was decided, 1 when any was invalid or undecided, 2 when a file cannot be read.
 pub fn run(
     args: &SolveArgs,
-    stdin: impl Read,
-    stdout: impl Write,
-    mut stderr: impl Write,
+    stdin: impl Read + Send,
+    stdout: impl Write + Send,
+    mut stderr: impl Write + Send,
 ) -> ExitCode {
     let solver = Solver::with_budget(args.budget);
     let threads = args
@@ -326,111 +300,210 @@ pub fn run(
     }
 }
 
-/// Reads, solves and writes `input` one chunk at a time. With more than one thread, this
-/// thread only reads and writes: while chunk `k` is being solved it writes the results of
-/// chunk `k - 1` and reads chunk `k + 1`, so reading and writing never leave the solving
-/// cores waiting. With one thread everything stays on this one: there is no second core
-/// for the reading and writing to overlap with, only thread hand-overs to pay for.
+/// Reads, solves and writes `input` one block of lines at a time, on `threads` threads
+/// (this one among them) that each take the next block, solve it, and write whatever
+/// answers are next in input order, each step under its own lock.
+///
+/// Every thread is alike, so no core ever waits for another to hand it work. Two designs
+/// measured worse on the 17-clue set on 2 threads: workers spawned afresh for each chunk of
+/// 8,192 lines (1.57x one thread: a new thread starts on its parent's core and waited there
+/// while the parent read the next chunk), and long-lived workers fed by this thread through
+/// channels (1.50-1.67x: it slept and woke up for every block, 2,900 context switches).
 fn solve_input(
-    mut input: Input<'_>,
+    input: Input<'_>,
     solver: &Solver,
     threads: usize,
     writer: &mut Writer<'_>,
     tally: &mut Tally,
-    stderr: &mut impl Write,
+    stderr: &mut (impl Write + Send),
 ) -> io::Result<()> {
-    let mut reader = ChunkReader::default();
-    let mut report = |chunk: &Chunk, outcomes: &[Outcome]| -> io::Result<()> {
-        for ((number, _), outcome) in chunk.iter().zip(outcomes) {
-            if let Some(reason) = outcome.error() {
-                writeln!(stderr, "{}:{number}: {reason}", input.name)?;
-            }
-            tally.add(outcome);
-            writer.write(*number, outcome)?;
-        }
-        Ok(())
+    let pipeline = Pipeline {
+        reading: Mutex::new(Reading {
+            input: input.reader,
+            blocks: BlockReader::default(),
+            next: 0,
+        }),
+        writing: Mutex::new(Writing {
+            name: input.name,
+            writer,
+            tally,
+            stderr,
+            written: 0,
+            waiting: VecDeque::new(),
+        }),
+        window_moved: Condvar::new(),
+        failure: Mutex::new(None),
+        abandon: AtomicBool::new(false),
     };
-    if threads <= 1 {
-        loop {
-            let chunk = reader.read(&mut input.reader)?;
-            if chunk.is_empty() {
-                return Ok(());
-            }
-            report(
-                &chunk,
-                &solve_chunk(solver, &chunk, 1, &AtomicBool::new(false)),
-            )?;
-        }
-    }
-    let solver = *solver;
-    // Set when reading or writing fails (`| head` closing the pipe), so that the chunk in
-    // flight is dropped at once rather than solved to the end for nobody.
-    let abandon = &AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let mut pipeline = || -> io::Result<()> {
-            let mut next = reader.read(&mut input.reader)?;
-            let mut solved: Option<(Chunk, Vec<Outcome>)> = None;
-            loop {
-                let solving = (!next.is_empty()).then(|| {
-                    let chunk = std::mem::take(&mut next);
-                    scope.spawn(move || {
-                        let outcomes = solve_chunk(&solver, &chunk, threads, abandon);
-                        (chunk, outcomes)
-                    })
-                });
-                if let Some((chunk, outcomes)) = solved.take() {
-                    report(&chunk, &outcomes)?;
-                }
-                let Some(solving) = solving else {
-                    return Ok(());
-                };
-                next = reader.read(&mut input.reader)?;
-                solved = Some(
-                    solving
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                );
-            }
-        };
-        let result = pipeline();
-        if result.is_err() {
-            abandon.store(true, Ordering::Relaxed);
+        for _ in 1..threads {
+            scope.spawn(|| pipeline.work(solver));
         }
-        result
-    })
+        pipeline.work(solver);
+    });
+    match pipeline.failure.into_inner() {
+        Ok(None) | Err(_) => Ok(()),
+        Ok(Some(err)) => Err(err),
+    }
 }
 
-/// Puzzle lines with their line numbers (from 1).
-type Chunk = Vec<(u64, Line)>;
+/// What the threads of [`solve_input`] share.
+struct Pipeline<'r, 'o, 'w, E> {
+    reading: Mutex<Reading<'r>>,
+    writing: Mutex<Writing<'o, 'w, E>>,
+    /// Signalled whenever answers are written, for the threads waiting to read ahead.
+    window_moved: Condvar,
+    /// The first reading or writing error.
+    failure: Mutex<Option<io::Error>>,
+    /// Set with `failure` (`| head` closing the pipe, say), so that the blocks in flight are
+    /// dropped at once rather than solved to the end for nobody.
+    abandon: AtomicBool,
+}
 
-/// Splits an input into chunks of up to [`CHUNK_LINES`] puzzle lines, numbered from 1.
+struct Reading<'a> {
+    input: Box<dyn BufRead + Send + 'a>,
+    blocks: BlockReader,
+    /// The sequence number of the next block read.
+    next: u64,
+}
+
+struct Writing<'a, 'w, E> {
+    name: String,
+    writer: &'w mut Writer<'a>,
+    tally: &'w mut Tally,
+    stderr: &'w mut E,
+    /// Blocks written so far: the sequence number of the next one to write.
+    written: u64,
+    /// The answers of blocks `written..`, as far as they are solved.
+    waiting: VecDeque<Option<Vec<(u64, Outcome)>>>,
+}
+
+impl<E: Write> Writing<'_, '_, E> {
+    /// Files the answers of block `sequence` and writes every block now complete in order.
+    fn deliver(&mut self, sequence: u64, outcomes: Vec<(u64, Outcome)>) -> io::Result<()> {
+        let index = (sequence - self.written) as usize;
+        if self.waiting.len() <= index {
+            self.waiting.resize_with(index + 1, || None);
+        }
+        self.waiting[index] = Some(outcomes);
+        while let Some(Some(outcomes)) = self.waiting.front() {
+            for (number, outcome) in outcomes {
+                if let Some(reason) = outcome.error() {
+                    writeln!(self.stderr, "{}:{number}: {reason}", self.name)?;
+                }
+                self.tally.add(outcome);
+                self.writer.write(*number, outcome)?;
+            }
+            self.waiting.pop_front();
+            self.written += 1;
+        }
+        Ok(())
+    }
+}
+
+impl<E: Write> Pipeline<'_, '_, '_, E> {
+    /// One thread's loop: read a block, solve it, deliver its answers, until the input
+    /// ends or reading or writing fails.
+    fn work(&self, solver: &Solver) {
+        while let Some((sequence, block)) = self.next_block() {
+            let outcomes = solve_block(solver, &block, &self.abandon);
+            if self.abandon.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut writing = lock(&self.writing);
+            let delivered = writing.deliver(sequence, outcomes);
+            drop(writing);
+            self.window_moved.notify_all();
+            if let Err(err) = delivered {
+                self.fail(err);
+                return;
+            }
+        }
+    }
+
+    /// The next block and its sequence number; `None` at the end of the input or once
+    /// abandoned. Waits while the block would be more than [`WINDOW_BLOCKS`] ahead of the
+    /// first one not yet written (one slow puzzle holding up the output), so that memory
+    /// stays bounded.
+    fn next_block(&self) -> Option<(u64, Block)> {
+        let mut reading = lock(&self.reading);
+        let mut writing = lock(&self.writing);
+        while reading.next - writing.written >= WINDOW_BLOCKS {
+            if self.abandon.load(Ordering::Relaxed) {
+                return None;
+            }
+            writing = self
+                .window_moved
+                .wait(writing)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        drop(writing);
+        if self.abandon.load(Ordering::Relaxed) {
+            return None;
+        }
+        let Reading {
+            input,
+            blocks,
+            next,
+        } = &mut *reading;
+        match blocks.read(input) {
+            Ok(block) if block.lines.is_empty() => None,
+            Ok(block) => {
+                *next += 1;
+                Some((*next - 1, block))
+            }
+            Err(err) => {
+                drop(reading);
+                self.fail(err);
+                None
+            }
+        }
+    }
+
+    fn fail(&self, err: io::Error) {
+        lock(&self.failure).get_or_insert(err);
+        self.abandon.store(true, Ordering::Relaxed);
+        // Wakes the threads waiting to read ahead, to see that it is over.
+        let _writing = lock(&self.writing);
+        self.window_moved.notify_all();
+    }
+}
+
+/// A lock whether or not another thread panicked holding it: the scope passes the panic
+/// on, and until then the data behind these locks stays consistent.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Raw input lines, numbered from 1, up to [`BLOCK_LINES`] of them: `text` holds them one
+/// after another, `lines` the number of each and where it ends in `text`.
 #[derive(Default)]
-struct ChunkReader {
-    raw: Vec<u8>,
+struct Block {
+    text: Vec<u8>,
+    lines: Vec<(u64, usize)>,
+}
+
+/// Splits an input into blocks of up to [`BLOCK_LINES`] lines.
+#[derive(Default)]
+struct BlockReader {
     line_number: u64,
 }
 
-impl ChunkReader {
-    /// The next chunk; empty at the end of the input.
-    fn read(&mut self, input: &mut dyn BufRead) -> io::Result<Chunk> {
-        let mut chunk = Vec::with_capacity(CHUNK_LINES);
-        while chunk.len() < CHUNK_LINES {
-            self.raw.clear();
-            if input.read_until(b'\n', &mut self.raw)? == 0 {
+impl BlockReader {
+    /// The next block; without lines at the end of the input.
+    fn read(&mut self, input: &mut dyn BufRead) -> io::Result<Block> {
+        let mut block = Block {
+            text: Vec::with_capacity(BLOCK_LINES * (CELLS + 1)),
+            lines: Vec::with_capacity(BLOCK_LINES),
+        };
+        while block.lines.len() < BLOCK_LINES {
+            if input.read_until(b'\n', &mut block.text)? == 0 {
                 break;
             }
             self.line_number += 1;
-            if let Some(grid) = parse_plain(&self.raw) {
-                chunk.push((self.line_number, Line::Grid(grid)));
-            } else {
-                let text = String::from_utf8_lossy(&self.raw);
-                let trimmed = text.trim();
-                if !trimmed.is_empty() && !trimmed.starts_with('#') {
-                    chunk.push((self.line_number, Line::Text(trimmed.to_owned())));
-                }
-            }
+            block.lines.push((self.line_number, block.text.len()));
         }
-        Ok(chunk)
+        Ok(block)
     }
 }
 
@@ -472,12 +545,17 @@ mod tests {
 
     #[test]
     fn threads_change_nothing_but_the_speed() {
-        // Solvable, unsolvable, malformed and comment lines mixed, over two chunks and a
-        // tail that is not a whole block, so blocks and chunks end in every kind of place.
+        // Solvable, unsolvable, malformed and comment lines mixed, beyond one window of
+        // blocks and with a tail that is not a whole block. Now and then a hard puzzle
+        // (forum_hardest's first) holds its block up, so that later blocks finish first.
+        let hard =
+            "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
         let clash = format!("55{}", &PUZZLE[2..]);
+        let window_lines = WINDOW_BLOCKS as usize * BLOCK_LINES;
         let mut input = String::new();
-        for i in 0..CHUNK_LINES + 3 * BLOCK_LINES + 5 {
+        for i in 0..window_lines + 3 * BLOCK_LINES + 5 {
             let line = match i % 7 {
+                _ if i % 301 == 0 => hard,
                 0 => "12x",
                 3 => "# comment",
                 5 => &clash,
@@ -494,12 +572,63 @@ mod tests {
         };
         let one = run(1);
         assert_eq!(one.0, 1);
-        let first_bad_in_second_chunk = CHUNK_LINES.next_multiple_of(7) + 1;
-        let expected = format!("<stdin>:{first_bad_in_second_chunk}: expected 81 cells, found 3");
+        let puzzles = input.lines().filter(|line| !line.starts_with('#')).count();
+        assert_eq!(one.1.lines().count(), puzzles);
+        let first_bad_past_the_window = window_lines.next_multiple_of(7) + 1;
+        let expected = format!("<stdin>:{first_bad_past_the_window}: expected 81 cells, found 3");
         assert!(one.2.contains(&expected), "{:?}", &one.2[..3]);
         for threads in [2, 3, 8] {
             assert_eq!(run(threads), one, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_other_threads_within_their_block() {
+        // Norvig's "hard1": many solutions, tens of milliseconds to prove it.
+        const HARD1: &str =
+            ".....6....59.....82....8....45........3........6..3.54...325..6..................";
+        struct Refusing;
+        impl Write for Refusing {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let solver = Solver::default();
+        let timed = Instant::now();
+        solver.analyze(&Grid::from_line(HARD1).unwrap()).unwrap();
+        let one_hard = timed.elapsed();
+        // The first block ends with one slow puzzle, so that when its answers fail to be
+        // written the other thread is inside a block of slow ones, which it would take 32
+        // times as long to finish.
+        let mut lines = vec![PUZZLE; BLOCK_LINES - 1];
+        lines.extend([HARD1; 1 + 4 * BLOCK_LINES]);
+        let text = lines.join("\n");
+        let input = Input {
+            name: "<stdin>".into(),
+            reader: Box::new(text.as_bytes()),
+        };
+        let mut writer = Writer {
+            out: io::BufWriter::with_capacity(1, Box::new(Refusing)),
+            json: false,
+        };
+        let started = Instant::now();
+        let result = solve_input(
+            input,
+            &solver,
+            2,
+            &mut writer,
+            &mut Tally::default(),
+            &mut io::sink(),
+        );
+        let elapsed = started.elapsed();
+        assert_eq!(result.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+        assert!(
+            elapsed < one_hard * 8,
+            "took {elapsed:?}, one slow puzzle {one_hard:?}"
+        );
     }
 
     #[test]
