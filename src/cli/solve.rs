@@ -121,6 +121,10 @@ fn solve_block(solver: &Solver, block: &Block, abandon: &AtomicBool) -> Vec<(u64
         }
         let raw = &block.text[start..end];
         start = end;
+        #[cfg(test)]
+        if raw.starts_with(tests::INJECTED_PANIC.as_bytes()) {
+            panic!("injected by a test");
+        }
         // The common plain form is parsed straight from the bytes; anything else goes
         // through `Grid::from_line` like any other text, and its error is reported.
         let grid = match parse_plain(raw) {
@@ -410,6 +414,10 @@ impl<E: Write> Pipeline<'_, '_, '_, E> {
     /// One thread's loop: read a block, solve it, deliver its answers, until the input
     /// ends or reading or writing fails.
     fn work(&self, solver: &Solver) {
+        // A thread that panics leaves its block unwritten for good: without this the others
+        // would wait for it forever once the window is full, instead of ending so that the
+        // scope can pass the panic on.
+        let _stop_others = OnUnwind(|| self.stop());
         while let Some((sequence, block)) = self.next_block() {
             let outcomes = solve_block(solver, &block, &self.abandon);
             if self.abandon.load(Ordering::Relaxed) {
@@ -467,10 +475,26 @@ impl<E: Write> Pipeline<'_, '_, '_, E> {
 
     fn fail(&self, err: io::Error) {
         lock(&self.failure).get_or_insert(err);
+        self.stop();
+    }
+
+    /// Tells every thread to stop before its next puzzle.
+    fn stop(&self) {
         self.abandon.store(true, Ordering::Relaxed);
         // Wakes the threads waiting to read ahead, to see that it is over.
         let _writing = lock(&self.writing);
         self.window_moved.notify_all();
+    }
+}
+
+/// Runs its closure when dropped while the thread unwinds from a panic.
+struct OnUnwind<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for OnUnwind<F> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            (self.0)();
+        }
     }
 }
 
@@ -634,6 +658,29 @@ mod tests {
             elapsed < one_hard * 8,
             "took {elapsed:?}, one slow puzzle {one_hard:?}"
         );
+    }
+
+    /// A line that makes `solve_block` panic, in test builds only: nothing else can.
+    pub(super) const INJECTED_PANIC: &str = "panic in the solver";
+
+    #[test]
+    fn a_panicking_thread_ends_the_run_with_its_panic_rather_than_a_hang() {
+        // Well over a window of lines, so that once one thread has died on its block the
+        // other fills the window and would wait for that block forever.
+        let mut lines = vec![PUZZLE; 4 * WINDOW_BLOCKS as usize * BLOCK_LINES];
+        lines[100] = INJECTED_PANIC;
+        let text = lines.join("\n");
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let outcome = std::panic::catch_unwind(|| {
+                run_with_threads(&text, false, 2);
+            });
+            let _ = done.send(outcome.is_err());
+        });
+        let panicked = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("still running 60 s later");
+        assert!(panicked, "the panic was swallowed");
     }
 
     #[test]
