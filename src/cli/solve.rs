@@ -631,7 +631,8 @@ mod tests {
         let one_hard = timed.elapsed();
         // The first block ends with one slow puzzle, so that when its answers fail to be
         // written the other thread is inside a block of slow ones, which it would take 32
-        // times as long to finish.
+        // times as long to finish. Stopping takes one or two slow puzzles' time; the bound
+        // leaves room for a busy machine.
         let mut lines = vec![PUZZLE; BLOCK_LINES - 1];
         lines.extend([HARD1; 1 + 4 * BLOCK_LINES]);
         let text = lines.join("\n");
@@ -655,7 +656,7 @@ mod tests {
         let elapsed = started.elapsed();
         assert_eq!(result.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
         assert!(
-            elapsed < one_hard * 8,
+            elapsed < one_hard * 12,
             "took {elapsed:?}, one slow puzzle {one_hard:?}"
         );
     }
