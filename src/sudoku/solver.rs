@@ -791,26 +791,41 @@ mod tests {
 
     #[test]
     fn the_givens_pick_the_rules() {
-        // Puzzles on which the two rule sets guess differently, so the guesses tell which
-        // rules ran: serg's first (35 givens, several solutions) and a 17-clue puzzle.
-        let guesses = |line: &str, rules| {
+        // Serg's first puzzle (35 givens, several solutions) cut down to exactly 30 givens and
+        // to 29, the two sides of the line: on both the rule sets guess differently, so the
+        // guesses tell which rules ran.
+        let serg =
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+        let with_givens = |givens: usize| {
+            let mut cells = *grid(serg).cells();
+            let mut extra = cells.iter().filter(|&&v| v != 0).count() - givens;
+            for cell in cells.iter_mut().rev() {
+                if extra > 0 && *cell != 0 {
+                    *cell = 0;
+                    extra -= 1;
+                }
+            }
+            Grid::from_cells(cells).unwrap()
+        };
+        let guesses = |puzzle: &Grid, rules| {
             Solver::default()
-                .count_solutions_with(&grid(line), 2, rules)
+                .count_solutions_with(puzzle, 2, rules)
                 .unwrap()
                 .guesses
         };
-        let many =
-            "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
-        let few =
-            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-        for (line, expected) in [(many, Rules::Light), (few, Rules::Full)] {
+        let threshold = LIGHT_RULES_FROM_GIVENS as usize;
+        for (givens, expected) in [(threshold, Rules::Light), (threshold - 1, Rules::Full)] {
+            let puzzle = with_givens(givens);
             let (full, light) = (
-                guesses(line, Some(Rules::Full)),
-                guesses(line, Some(Rules::Light)),
+                guesses(&puzzle, Some(Rules::Full)),
+                guesses(&puzzle, Some(Rules::Light)),
             );
-            assert_ne!(full, light, "{line}: the rules must guess differently here");
+            assert_ne!(
+                full, light,
+                "{puzzle}: the rules must guess differently here"
+            );
             let picked = if expected == Rules::Full { full } else { light };
-            assert_eq!(guesses(line, None), picked, "{line}");
+            assert_eq!(guesses(&puzzle, None), picked, "{givens} givens");
         }
     }
 
