@@ -350,9 +350,13 @@ fn solve_input(
         }
         pipeline.work(solver);
     });
-    match pipeline.failure.into_inner() {
-        Ok(None) | Err(_) => Ok(()),
-        Ok(Some(err)) => Err(err),
+    match pipeline
+        .failure
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        None => Ok(()),
+        Some(err) => Err(err),
     }
 }
 
