@@ -339,6 +339,7 @@ fn solve_input(
             stderr,
             written: 0,
             waiting: VecDeque::new(),
+            readers_waiting: 0,
         }),
         window_moved: Condvar::new(),
         failure: Mutex::new(None),
@@ -364,7 +365,7 @@ fn solve_input(
 struct Pipeline<'r, 'o, 'w, E> {
     reading: Mutex<Reading<'r>>,
     writing: Mutex<Writing<'o, 'w, E>>,
-    /// Signalled whenever answers are written, for the threads waiting to read ahead.
+    /// Signalled when answers are written and a thread waits to read ahead.
     window_moved: Condvar,
     /// The first reading or writing error.
     failure: Mutex<Option<io::Error>>,
@@ -389,6 +390,9 @@ struct Writing<'a, 'w, E> {
     written: u64,
     /// The answers of blocks `written..`, as far as they are solved.
     waiting: VecDeque<Option<Vec<(u64, Outcome)>>>,
+    /// Threads waiting for the window to move: only then is it worth waking them (a
+    /// system call each time, even with nobody to wake).
+    readers_waiting: usize,
 }
 
 impl<E: Write> Writing<'_, '_, E> {
@@ -429,8 +433,11 @@ impl<E: Write> Pipeline<'_, '_, '_, E> {
             }
             let mut writing = lock(&self.writing);
             let delivered = writing.deliver(sequence, outcomes);
+            let wake = writing.readers_waiting > 0;
             drop(writing);
-            self.window_moved.notify_all();
+            if wake {
+                self.window_moved.notify_all();
+            }
             if let Err(err) = delivered {
                 self.fail(err);
                 return;
@@ -449,10 +456,12 @@ impl<E: Write> Pipeline<'_, '_, '_, E> {
             if self.abandon.load(Ordering::Relaxed) {
                 return None;
             }
+            writing.readers_waiting += 1;
             writing = self
                 .window_moved
                 .wait(writing)
                 .unwrap_or_else(PoisonError::into_inner);
+            writing.readers_waiting -= 1;
         }
         drop(writing);
         if self.abandon.load(Ordering::Relaxed) {
@@ -663,6 +672,28 @@ mod tests {
             elapsed < one_hard * 12,
             "took {elapsed:?}, one slow puzzle {one_hard:?}"
         );
+    }
+
+    #[test]
+    fn a_slow_first_block_holds_the_others_back_then_lets_them_go() {
+        // Norvig's "hard1" three times, then well over a window of easy lines: the other
+        // thread reads a whole window ahead while the first block is solved, waits for its
+        // answers to be written, and must be woken to go on.
+        const HARD1: &str =
+            ".....6....59.....82....8....45........3........6..3.54...325..6..................";
+        let mut lines = vec![HARD1; 3];
+        lines.extend(vec![PUZZLE; 2 * WINDOW_BLOCKS as usize * BLOCK_LINES]);
+        let (total, text) = (lines.len(), lines.join("\n"));
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(run_with_threads(&text, false, 2));
+        });
+        let (code, out, _) = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("still running 60 s later");
+        assert_eq!(code, 0);
+        assert_eq!(out.lines().count(), total);
+        assert!(out.lines().skip(3).all(|line| line == SOLUTION));
     }
 
     /// A line that makes `solve_block` panic, in test builds only: nothing else can.
