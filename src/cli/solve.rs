@@ -109,9 +109,9 @@ fn solve_grid(solver: &Solver, grid: &Grid) -> Outcome {
     }
 }
 
-/// Solves the lines of `block` in order; `None` for the lines skipped (blank, or a `#`
-/// comment), which are numbered but have no outcome. Once `abandon` is set it stops before
-/// the next puzzle, and what it returns is meaningless.
+/// Solves the lines of `block` in order, each outcome with its line number; blank lines and
+/// `#` comments are counted in the numbering but have no outcome. Once `abandon` is set it
+/// stops before the next puzzle, and what it returns is meaningless.
 fn solve_block(solver: &Solver, block: &Block, abandon: &AtomicBool) -> Vec<(u64, Outcome)> {
     let mut outcomes = Vec::with_capacity(block.lines.len());
     let mut start = 0;
@@ -584,6 +584,21 @@ mod tests {
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
     const SOLUTION: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    /// Norvig's "hard1": many solutions, tens of milliseconds to prove it.
+    const HARD1: &str =
+        ".....6....59.....82....8....45........3........6..3.54...325..6..................";
+
+    /// `work()` on a thread of its own, waited for 60 s at most: a hang fails the test
+    /// instead of stalling the suite.
+    fn within_a_minute<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(work());
+        });
+        finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("still running 60 s later")
+    }
 
     #[test]
     fn threads_change_nothing_but_the_speed() {
@@ -626,9 +641,6 @@ mod tests {
 
     #[test]
     fn a_failed_write_stops_the_other_threads_within_their_block() {
-        // Norvig's "hard1": many solutions, tens of milliseconds to prove it.
-        const HARD1: &str =
-            ".....6....59.....82....8....45........3........6..3.54...325..6..................";
         struct Refusing;
         impl Write for Refusing {
             fn write(&mut self, _: &[u8]) -> io::Result<usize> {
@@ -679,18 +691,10 @@ mod tests {
         // Norvig's "hard1" three times, then well over a window of easy lines: the other
         // thread reads a whole window ahead while the first block is solved, waits for its
         // answers to be written, and must be woken to go on.
-        const HARD1: &str =
-            ".....6....59.....82....8....45........3........6..3.54...325..6..................";
         let mut lines = vec![HARD1; 3];
         lines.extend(vec![PUZZLE; 2 * WINDOW_BLOCKS as usize * BLOCK_LINES]);
         let (total, text) = (lines.len(), lines.join("\n"));
-        let (done, finished) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = done.send(run_with_threads(&text, false, 2));
-        });
-        let (code, out, _) = finished
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("still running 60 s later");
+        let (code, out, _) = within_a_minute(move || run_with_threads(&text, false, 2));
         assert_eq!(code, 0);
         assert_eq!(out.lines().count(), total);
         assert!(out.lines().skip(3).all(|line| line == SOLUTION));
@@ -706,16 +710,9 @@ mod tests {
         let mut lines = vec![PUZZLE; 4 * WINDOW_BLOCKS as usize * BLOCK_LINES];
         lines[100] = INJECTED_PANIC;
         let text = lines.join("\n");
-        let (done, finished) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let outcome = std::panic::catch_unwind(|| {
-                run_with_threads(&text, false, 2);
-            });
-            let _ = done.send(outcome.is_err());
+        let panicked = within_a_minute(move || {
+            std::panic::catch_unwind(|| run_with_threads(&text, false, 2)).is_err()
         });
-        let panicked = finished
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("still running 60 s later");
         assert!(panicked, "the panic was swallowed");
     }
 
