@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
-use crate::sudoku::{CELLS, Grid, Solver, Verdict};
+use crate::sudoku::{CELLS, Grid, Solver, Verdict, is_blank_or_comment};
 
 /// Lines handed to a worker at a time: small, so that when hard puzzles cluster every core
 /// stays busy to the end; large enough that handing them over costs nothing.
@@ -132,7 +132,7 @@ fn solve_block(solver: &Solver, block: &Block, abandon: &AtomicBool) -> Vec<(u64
             None => {
                 let text = String::from_utf8_lossy(raw);
                 let trimmed = text.trim();
-                if trimmed.is_empty() || trimmed.starts_with('#') {
+                if is_blank_or_comment(trimmed) {
                     continue;
                 }
                 match Grid::from_line(trimmed) {

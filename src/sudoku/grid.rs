@@ -139,8 +139,13 @@ pub fn cell_value(ch: char) -> Option<u8> {
 pub fn puzzle_lines(text: &str) -> impl Iterator<Item = (usize, Result<Grid, ParseError>)> + '_ {
     text.lines().enumerate().filter_map(|(i, line)| {
         let line = line.trim();
-        (!line.is_empty() && !line.starts_with('#')).then(|| (i + 1, Grid::from_line(line)))
+        (!is_blank_or_comment(line)).then(|| (i + 1, Grid::from_line(line)))
     })
+}
+
+/// Whether a trimmed line of a puzzle file holds no puzzle: blank, or a `#` comment.
+pub fn is_blank_or_comment(trimmed: &str) -> bool {
+    trimmed.is_empty() || trimmed.starts_with('#')
 }
 
 impl FromStr for Grid {
