@@ -34,17 +34,18 @@
 //! When the rules stall, the search branches, most often on a cell with two candidates
 //! (from the counters above): the one with the most unsolved peers, as placing it reaches
 //! furthest. When even that cell sees fewer than [`CONFIGURATION_BRANCHING_BELOW`] unsolved
-//! cells (or there is no bivalue cell), it branches as tdoku does instead (Dillon's
+//! cells (or there is no bivalue cell and fewer than [`CONFIGURATION_BRANCHING_OPEN_BELOW`]
+//! cells are open), it branches as tdoku does instead (Dillon's
 //! write-up; the code is ours): a digit takes one row in each box of a band, one of six
 //! *configurations* (one column in each box of a stack, likewise); in the band or stack
 //! whose digits have the fewest configurations left in all, the first digit with exactly
-//! two is confined to one, then the other. Branchings a puzzle, cells only against both:
-//! msolve_hardest 217 to 152, forum_hardest 82 to 77, 17-clue 0.69 to 0.63, diabolical 2.36
-//! to 2.25, magictour 10.35 to 10.25. Configurations alone do worse on the easier sets
-//! (msolve 180, but magictour 13.3 and 17-clue 0.83), and so do cells alone on the hardest.
-//! With neither, it branches on the first cell with the fewest candidates.
+//! two is confined to one, then the other. Guesses a puzzle, cells only against both:
+//! msolve_hardest 435.70 to 304.45, forum_hardest 163.91 to 152.39, 17-clue 1.38 to 1.33,
+//! diabolical 4.72 to 4.50, magictour 20.72 to 20.55. Configurations alone do worse on the
+//! easier sets (msolve 359, but magictour 26.6 and 17-clue 1.66), and so do cells alone on
+//! the hardest. With neither, it branches on the first cell with the fewest candidates.
 //!
-//! The first candidate (or configuration) is tried on a copy of the `Copy` board (about 340
+//! The first candidate (or configuration) is tried on a copy of the `Copy` board (about 390
 //! bytes), the last one in place. Every one tried costs one *guess* from the budget, so a
 //! search always ends: with the solutions it found, or with [`BudgetExhausted`].
 //!
@@ -69,9 +70,16 @@ pub(crate) const LIGHT_RULES_FROM_GIVENS: u32 = 30;
 
 /// With the full rules, the search branches on a digit's configuration in a band or stack
 /// rather than on a bivalue cell when the best bivalue cell sees fewer unsolved cells than
-/// this (see the module comment). Chosen by the branchings it saves: 11 does about as well,
-/// 13 and 14 clearly worse on msolve_hardest (167 and 180 a puzzle against 152).
+/// this (see the module comment). Chosen by the guesses it saves: 11 does about as well,
+/// 13 and 14 clearly worse on msolve_hardest (333 and 360 a puzzle against 304).
 const CONFIGURATION_BRANCHING_BELOW: u32 = 12;
+
+/// With no bivalue cell, the search branches on a configuration rather than on a cell with
+/// the fewest candidates only with fewer unsolved cells than this. On sparse boards
+/// configurations lose their way: one random 14-given board with two solutions took 768,139
+/// guesses (224 ms) to find the second that way, against a few hundred by cells. Below 60
+/// open cells they keep msolve_hardest at 304 guesses a puzzle (390 with cells there).
+const CONFIGURATION_BRANCHING_OPEN_BELOW: u32 = 60;
 
 /// Which rules a search applies; see the module comment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,18 +298,31 @@ const PERMUTATIONS: [[usize; 3]; 6] = [
     [2, 1, 0],
 ];
 
+/// The 3x3 pattern (bit `3 * r + k`) of a permutation: row `r` takes column `perm[r]`.
+const fn permutation_matrix(perm: [usize; 3]) -> usize {
+    (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]))
+}
+
+/// The union of the permutation matrices inside the 3x3 pattern `p`, and how many there are.
+const fn matrices_inside(p: usize) -> (usize, u8) {
+    let (mut union, mut count) = (0, 0);
+    let mut i = 0;
+    while i < 6 {
+        let matrix = permutation_matrix(PERMUTATIONS[i]);
+        if p & matrix == matrix {
+            union |= matrix;
+            count += 1;
+        }
+        i += 1;
+    }
+    (union, count)
+}
+
 const fn build_union() -> [u16; 512] {
     let mut table = [0u16; 512];
     let mut p = 0;
     while p < 512 {
-        let mut i = 0;
-        while i < 6 {
-            let matrix = permutation_matrix(PERMUTATIONS[i]);
-            if p & matrix == matrix {
-                table[p] |= matrix as u16;
-            }
-            i += 1;
-        }
+        table[p] = matrices_inside(p).0 as u16;
         p += 1;
     }
     table
@@ -311,37 +332,17 @@ const fn build_configurations() -> [u8; 512] {
     let mut table = [0u8; 512];
     let mut p = 0;
     while p < 512 {
-        let mut i = 0;
-        while i < 6 {
-            let matrix = permutation_matrix(PERMUTATIONS[i]);
-            if p & matrix == matrix {
-                table[p] += 1;
-            }
-            i += 1;
-        }
+        table[p] = matrices_inside(p).1;
         p += 1;
     }
     table
-}
-
-/// The 3x3 pattern (bit `3 * r + k`) of a permutation: row `r` takes column `perm[r]`.
-const fn permutation_matrix(perm: [usize; 3]) -> usize {
-    (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]))
 }
 
 const fn build_keep() -> [u32; 512] {
     let mut table = [0u32; 512];
     let mut p = 0;
     while p < 512 {
-        let mut union = 0usize;
-        let mut i = 0;
-        while i < 6 {
-            let matrix = permutation_matrix(PERMUTATIONS[i]);
-            if p & matrix == matrix {
-                union |= matrix;
-            }
-            i += 1;
-        }
+        let union = matrices_inside(p).0;
         let mut mask = 0u32;
         let mut bit = 0;
         while bit < 9 {
@@ -657,7 +658,7 @@ impl Board {
                     band,
                     pos,
                     digits: self.digits_at(band, pos),
-                    reach: 0,
+                    or_a_configuration: false,
                 };
             }
         }
@@ -688,21 +689,23 @@ impl Board {
                 band,
                 pos,
                 digits: self.digits_at(band, pos),
-                reach: best_key >> 8,
+                or_a_configuration: best_key >> 8 < CONFIGURATION_BRANCHING_BELOW,
             };
         }
         let mut best = BranchingCell {
             band: 0,
             pos: 0,
             digits: 0,
-            reach: 0,
+            or_a_configuration: false,
         };
         let mut best_count = u32::MAX;
+        let mut open = 0;
         for band in 0..3 {
             let mut cells = self.unsolved[band];
             while cells != 0 {
                 let pos = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
+                open += 1;
                 let digits = self.digits_at(band, pos);
                 let count = digits.count_ones();
                 if count < best_count {
@@ -710,12 +713,13 @@ impl Board {
                         band,
                         pos,
                         digits,
-                        reach: 0,
+                        or_a_configuration: false,
                     };
                     best_count = count;
                 }
             }
         }
+        best.or_a_configuration = rules == Rules::Full && open < CONFIGURATION_BRANCHING_OPEN_BELOW;
         best
     }
 
@@ -812,9 +816,9 @@ struct BranchingCell {
     band: usize,
     pos: usize,
     digits: u32,
-    /// For a bivalue cell chosen by the full rules, how many unsolved cells it sees (as
-    /// counted there); otherwise 0.
-    reach: u32,
+    /// Whether a digit's configuration, if there is one to branch on, should be preferred
+    /// (see the module comment).
+    or_a_configuration: bool,
 }
 
 struct Search {
@@ -836,7 +840,7 @@ impl Search {
                 return Ok(());
             }
             let cell = board.branching_cell(self.rules);
-            if self.rules == Rules::Full && cell.reach < CONFIGURATION_BRANCHING_BELOW {
+            if cell.or_a_configuration {
                 if let Some((digit, [first, second])) = board.branching_configuration() {
                     self.spend_guess()?;
                     let mut next = board;
