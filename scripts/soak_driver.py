@@ -26,7 +26,7 @@ EASTER_MONSTER = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6.
 AI_ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 # Not a proper puzzle (many solutions): ~92,000 guesses, ~20 ms: the slowest input known.
 NORVIG_HARD1 = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
-# The slowest input known (13 givens, several solutions; about 350,000 guesses, ~75 ms).
+# The slowest input known (13 givens, several solutions; about 80,000 guesses, ~20 ms).
 SLOWEST = "....8.....18..9..............6.9.....4....8.....62............3.5..........9....."
 
 

@@ -45,6 +45,14 @@
 //! easier sets (msolve 359, but magictour 26.6 and 17-clue 1.66), and so do cells alone on
 //! the hardest. With neither, it branches on the first cell with the fewest candidates.
 //!
+//! Configurations can lose their way on sparse boards, where a few early confinements
+//! leave a large subtree with no solution that only an exhaustive search refutes: a random
+//! board of 4 givens ran out of a million guesses, and boards of 13-14 givens took hundreds
+//! of thousands, against a few hundred with cells only. So configurations are used only on
+//! boards of at least [`CONFIGURATIONS_FROM_GIVENS`] givens, only while a board is fairly
+//! full (see [`CONFIGURATION_BRANCHING_OPEN_BELOW`]), and a search that has spent
+//! [`CONFIGURATION_GUESSES`] with them starts again without them.
+//!
 //! The first candidate (or configuration) is tried on a copy of the `Copy` board (about 390
 //! bytes), the last one in place. Every one tried costs one *guess* from the budget, so a
 //! search always ends: with the solutions it found, or with [`BudgetExhausted`].
@@ -73,6 +81,16 @@ pub(crate) const LIGHT_RULES_FROM_GIVENS: u32 = 30;
 /// this (see the module comment). Chosen by the guesses it saves: 11 does about as well,
 /// 13 and 14 clearly worse on msolve_hardest (333 and 360 a puzzle against 304).
 const CONFIGURATION_BRANCHING_BELOW: u32 = 12;
+
+/// Boards with fewer givens are searched without configurations: no proper puzzle has fewer
+/// than 17, and on sparser boards configurations lose their way (the module comment).
+const CONFIGURATIONS_FROM_GIVENS: u32 = 17;
+
+/// A search with the full rules may branch on configurations for this many guesses; one that
+/// needs more starts again with cells only. The most any puzzle of the shared sets needs is
+/// 1,428 (msolve_hardest); sparse boards can need hundreds of thousands with configurations
+/// and a few hundred without (the module comment).
+const CONFIGURATION_GUESSES: u64 = 10_000;
 
 /// With no bivalue cell, the search branches on a configuration rather than on a cell with
 /// the fewest candidates only with fewer unsolved cells than this. On sparse boards
@@ -148,6 +166,8 @@ impl Verdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Solver {
     guess_budget: u64,
+    /// See [`CONFIGURATION_GUESSES`]; smaller in tests of the fresh start.
+    configuration_guesses: u64,
 }
 
 impl Default for Solver {
@@ -159,7 +179,20 @@ impl Default for Solver {
 impl Solver {
     /// A solver that gives up after `guess_budget` guesses in one search.
     pub fn with_budget(guess_budget: u64) -> Solver {
-        Solver { guess_budget }
+        Solver {
+            guess_budget,
+            configuration_guesses: CONFIGURATION_GUESSES,
+        }
+    }
+
+    /// This solver, starting a search afresh with cells only after `guesses` guesses with
+    /// configurations instead of [`CONFIGURATION_GUESSES`].
+    #[cfg(test)]
+    fn with_configuration_guesses(self, guesses: u64) -> Solver {
+        Solver {
+            configuration_guesses: guesses,
+            ..self
+        }
     }
 
     /// The number of guesses one search may make.
@@ -194,33 +227,57 @@ impl Solver {
         limit: usize,
         rules: Option<Rules>,
     ) -> Result<Count, BudgetExhausted> {
-        let mut search = Search {
-            rules: Rules::Full,
-            limit,
-            guesses_left: self.guess_budget,
-            found: Count {
-                solutions: 0,
-                first: None,
-                guesses: 0,
-            },
+        let nothing = Count {
+            solutions: 0,
+            first: None,
+            guesses: 0,
         };
         // No separate `is_valid` pass (about 1,300 instructions, a sixth of an easy
         // puzzle): `Board::from_grid` finds every clash between givens as it places them.
-        if limit == 0 {
-            return Ok(search.found);
+        let Some(board) = Board::from_grid(grid).filter(|_| limit > 0) else {
+            return Ok(nothing);
+        };
+        let open: u32 = board.unsolved.iter().map(|cells| cells.count_ones()).sum();
+        let givens = CELLS as u32 - open;
+        let rules = rules.unwrap_or(if givens >= LIGHT_RULES_FROM_GIVENS {
+            Rules::Light
+        } else {
+            Rules::Full
+        });
+        let configurations = rules == Rules::Full
+            && givens >= CONFIGURATIONS_FROM_GIVENS
+            && self.guess_budget > self.configuration_guesses;
+        let mut search = Search {
+            rules,
+            configurations,
+            limit,
+            guesses_left: if configurations {
+                self.configuration_guesses
+            } else {
+                self.guess_budget
+            },
+            found: nothing,
+        };
+        match search.run(board) {
+            Ok(()) => Ok(search.found),
+            Err(_) if configurations => {
+                // Lost in a sparse board: start again with cells only (see the module
+                // comment), the guesses spent so far counted against the budget.
+                let spent = search.found.guesses;
+                let mut again = Search {
+                    configurations: false,
+                    guesses_left: self.guess_budget - spent,
+                    found: nothing,
+                    ..search
+                };
+                let result = again.run(board);
+                again.found.guesses += spent;
+                result.map(|()| again.found).map_err(|_| BudgetExhausted {
+                    guesses: again.found.guesses,
+                })
+            }
+            Err(exhausted) => Err(exhausted),
         }
-        if let Some(board) = Board::from_grid(grid) {
-            search.rules = rules.unwrap_or_else(|| {
-                let open: u32 = board.unsolved.iter().map(|cells| cells.count_ones()).sum();
-                if CELLS as u32 - open >= LIGHT_RULES_FROM_GIVENS {
-                    Rules::Light
-                } else {
-                    Rules::Full
-                }
-            });
-            search.run(board)?;
-        }
-        Ok(search.found)
     }
 
     /// Solves and proves uniqueness (counts up to two solutions).
@@ -823,6 +880,8 @@ struct BranchingCell {
 
 struct Search {
     rules: Rules,
+    /// Whether the search may branch on configurations (see the module comment).
+    configurations: bool,
     limit: usize,
     guesses_left: u64,
     found: Count,
@@ -840,7 +899,7 @@ impl Search {
                 return Ok(());
             }
             let cell = board.branching_cell(self.rules);
-            if cell.or_a_configuration {
+            if self.configurations && cell.or_a_configuration {
                 if let Some((digit, [first, second])) = board.branching_configuration() {
                     self.spend_guess()?;
                     let mut next = board;
@@ -1004,6 +1063,44 @@ mod tests {
             in_bands > 0 && in_stacks > 0,
             "{in_bands} in bands, {in_stacks} in stacks"
         );
+    }
+
+    #[test]
+    fn a_search_lost_with_configurations_starts_again_with_cells() {
+        // msolve_hardest's first puzzle needs more than 50 guesses with configurations.
+        let puzzle = grid(
+            "98.7..6..7..5..9....4.8....6..3..7...27.............615....3..6...6...9.....573..",
+        );
+        let normal = Solver::default().count_solutions(&puzzle, 2).unwrap();
+        assert!(normal.guesses > 50, "{} guesses", normal.guesses);
+        let cells_only = Solver::with_budget(CONFIGURATION_GUESSES)
+            .count_solutions(&puzzle, 2)
+            .unwrap();
+        let restarted = Solver::default()
+            .with_configuration_guesses(50)
+            .count_solutions(&puzzle, 2)
+            .unwrap();
+        assert_eq!(restarted.solutions, normal.solutions);
+        assert_eq!(restarted.first, normal.first);
+        // The 50 spent count, and the rest is the search with cells only.
+        assert_eq!(restarted.guesses, 50 + cells_only.guesses);
+        // A budget that runs out in the second search reports every guess made.
+        let exhausted = Solver::with_budget(60)
+            .with_configuration_guesses(50)
+            .count_solutions(&puzzle, 2);
+        assert_eq!(exhausted, Err(BudgetExhausted { guesses: 60 }));
+    }
+
+    #[test]
+    fn sparse_boards_are_searched_with_cells_only() {
+        // Four givens (found by proptest): with configurations the search ran out of a
+        // million guesses; with cells only it takes a few hundred.
+        let sparse = grid(
+            "...1.....2...3.....................6.............................................",
+        );
+        let count = Solver::default().count_solutions(&sparse, 2).unwrap();
+        assert_eq!(count.solutions, 2);
+        assert!(count.guesses < 1_000, "{} guesses", count.guesses);
     }
 
     #[test]
