@@ -477,9 +477,9 @@ struct Board {
     seen: [u32; 27],
     /// The masks of each digit's three bands when its stacks were last shrunk.
     stack_seen: [u32; 27],
-    /// Per digit, the configurations left in its bands (`3 * d + b`) then in its stacks
-    /// (`27 + 3 * d + s`), as counted by the last band update or stack shrink of the digit.
-    configurations: [u8; 54],
+    /// The configurations left to each digit in each of its stacks (`3 * d + s`), as counted
+    /// by the last stack shrink of the digit.
+    stack_configurations: [u8; 27],
     unsolved: [u32; 3],
 }
 
@@ -524,7 +524,7 @@ impl Board {
             // Never a real mask, so every band is shrunk at least once.
             seen: [u32::MAX; 27],
             stack_seen: [u32::MAX; 27],
-            configurations: [0; 54],
+            stack_configurations: [0; 27],
             unsolved: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
         })
     }
@@ -552,9 +552,7 @@ impl Board {
         let band = i % 3;
         let digit_bands = i - band;
         let mut mask = self.cands[i];
-        let p = pattern(mask);
-        mask &= KEEP[p];
-        self.configurations[i] = CONFIGURATIONS[p];
+        mask &= KEEP[pattern(mask)];
         if mask == 0 {
             return Err(Contradiction);
         }
@@ -656,7 +654,7 @@ impl Board {
                 let shift = 3 * stack;
                 let p = stack_pattern(&cols, stack);
                 let u = u32::from(UNION[p]);
-                self.configurations[27 + 3 * d + stack] = CONFIGURATIONS[p];
+                self.stack_configurations[3 * d + stack] = CONFIGURATIONS[p];
                 if u == 0 {
                     return Err(Contradiction);
                 }
@@ -789,8 +787,15 @@ impl Board {
     /// so that either confinement removes candidates.
     fn branching_configuration(&self) -> Option<(usize, [[u32; 3]; 2])> {
         let mut totals = [0u32; 6];
-        let count =
-            |digit: usize, unit: usize| self.configurations[27 * (unit / 3) + 3 * digit + unit % 3];
+        // Counted afresh in the bands (in a band update it would cost every puzzle), kept by
+        // the stack shrink in the stacks.
+        let count = |digit: usize, unit: usize| {
+            if unit < 3 {
+                CONFIGURATIONS[pattern(self.cands[3 * digit + unit])]
+            } else {
+                self.stack_configurations[3 * digit + unit - 3]
+            }
+        };
         for digit in 0..9 {
             for (unit, total) in totals.iter_mut().enumerate() {
                 *total += u32::from(count(digit, unit));
