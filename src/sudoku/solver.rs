@@ -261,7 +261,7 @@ impl Solver {
         match search.run(board) {
             Ok(()) => Ok(search.found),
             Err(_) if configurations => {
-                // Lost in a sparse board: start again with cells only (see the module
+                // Lost among configurations: start again with cells only (see the module
                 // comment), the guesses spent so far counted against the budget.
                 let spent = search.found.guesses;
                 let mut again = Search {
