@@ -14,8 +14,8 @@
 # legitimately grow it: thread stacks of the solver pool, allocator arenas).
 #
 # Flood: FLOOD_CONCURRENCY (default 500) connections send the slowest input known (a sparse
-# board, scripts/soak_driver.py) back to back against the default limits, while another process probes /healthz
-# every 50 ms. Reports shed 503s and their latency, /healthz latency during the flood, RSS
+# board, scripts/soak_driver.py) back to back against the default limits, while another
+# process probes /healthz every 50 ms. Reports shed 503s and their latency, /healthz latency during the flood, RSS
 # before (after a 3 s warm-up flood: 500 connections' buffers are not a leak) and after;
 # fails on a 5xx other than 503 `overloaded`, on a /healthz failure, or if RSS after is
 # over twice RSS before.

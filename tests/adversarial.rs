@@ -419,7 +419,7 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
 /// many solutions. Proving there are two took this solver about 92,000 guesses until it
 /// learnt to branch on configurations, and about 60 since; it stays here as the input that
 /// was once the slowest (20-25 ms in release), with the bound of 100 ms it had then. The
-/// slowest known now is a sparse board found by a random search (tests/overload.rs).
+/// slowest known now is a sparse board found by a random search (`common::SLOW`).
 #[tokio::test]
 async fn norvigs_hard1_is_answered_within_the_default_budget() {
     let puzzle = grid(NORVIG_HARD1);

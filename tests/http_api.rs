@@ -480,11 +480,6 @@ async fn batch_takes_a_thousand_boards_but_not_one_more_or_none() {
     }
 }
 
-/// A sparse board (13 givens) with several solutions: about 80,000 guesses to find a second
-/// one.
-const NEEDS_THE_POOL: &str =
-    "....8.....18..9..............6.9.....4....8.....62............3.5..........9.....";
-
 #[tokio::test]
 async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
     let config = Config {
@@ -509,7 +504,7 @@ async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
     });
     is_started.await.unwrap();
     // Easy puzzles are answered without a solver slot; this one needs the blocking pool.
-    let answer = post_json(&app, "/solve", &json!({ "board": NEEDS_THE_POOL })).await;
+    let answer = post_json(&app, "/solve", &json!({ "board": SLOW })).await;
     answer.assert_problem(503, "overloaded", "slot taken, no queue");
     let easy = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
     assert_eq!(easy.status, StatusCode::OK, "easy puzzles need no slot");

@@ -53,7 +53,7 @@
 //! full (see [`CONFIGURATION_BRANCHING_OPEN_BELOW`]), and a search that has spent
 //! [`CONFIGURATION_GUESSES`] with them starts again without them.
 //!
-//! The first candidate (or configuration) is tried on a copy of the `Copy` board (about 390
+//! The first candidate (or configuration) is tried on a copy of the `Copy` board (about 360
 //! bytes), the last one in place. Every one tried costs one *guess* from the budget, so a
 //! search always ends: with the solutions it found, or with [`BudgetExhausted`].
 //!

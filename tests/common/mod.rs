@@ -15,6 +15,12 @@ pub const PUZZLE: &str =
 pub const SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+/// Not a proper puzzle (13 givens, several solutions, found by a random search for slow
+/// inputs): proving two takes about 80,000 guesses, ~20 ms in release and a few hundred in
+/// debug, far past the inline guess budget. The slowest input known for this solver.
+pub const SLOW: &str =
+    "....8.....18..9..............6.9.....4....8.....62............3.5..........9.....";
+
 /// The router as `main` builds it, with default settings.
 pub fn app() -> Router {
     app_with(&Config::default())
