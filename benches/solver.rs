@@ -9,7 +9,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_service::sudoku::{Grid, Solver};
 
-const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/puzzles/");
+const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzles/");
 
 /// (set, puzzles in the sample): enough of each that one pass takes a few milliseconds.
 const SAMPLES: [(&str, usize); 6] = [

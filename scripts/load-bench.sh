@@ -16,7 +16,7 @@ SECONDS_PER_RUN="${1:-10}"
 CONNECTIONS="${2:-32}"
 ROUNDS="${3:-3}"
 THREADS="${WRK_THREADS:-2}"
-PUZZLES="${PUZZLES:-$ROOT/../shared/data/puzzles/puzzles2_17_clue}"
+PUZZLES="${PUZZLES:-$ROOT/data/puzzles/puzzles2_17_clue}"
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 

@@ -1,4 +1,4 @@
-//! The shared benchmark sets (`../shared/data/puzzles/`): every answer is a complete valid
+//! The shared benchmark sets (`data/puzzles/`): every answer is a complete valid
 //! grid keeping the givens, uniqueness matches the sets' README, and puzzles made unsolvable
 //! by one wrong extra clue are found to have no solution.
 //!
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use sudoku_service::sudoku::{Grid, Solver, Verdict, is_solved, is_valid, puzzle_lines};
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/puzzles")
 }
 
 fn stride() -> usize {

@@ -6,7 +6,7 @@ use sudoku_service::sudoku::{
     BudgetExhausted, Grid, SolveError, Solver, Verdict, is_solved, puzzle_lines,
 };
 
-const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/puzzles/");
+const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzles/");
 
 fn sample(name: &str, step: usize) -> Vec<Grid> {
     let path = format!("{SETS}{name}");

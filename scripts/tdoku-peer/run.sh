@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Times tdoku, the fastest published solver we know of, beside sudoku-service on this
 # machine, on every puzzle set: whole processes pinned to one core, median of RUNS
-# interleaved runs (../shared/tools/speed_ratio.py), then each in-process (best of 5 passes).
+# interleaved runs (scripts/speed_ratio.py), then each in-process (best of 5 passes).
 #
 # usage: scripts/tdoku-peer/run.sh TDOKU_CHECKOUT [RUNS] [SET...]
 #   TDOKU_CHECKOUT  a clone of https://github.com/t-dillon/tdoku (BSD-2-Clause); it is
 #                   compiled into target/tdoku-peer/ and never becomes part of the project
 #   RUNS            runs per set (default 7)
-#   SET             puzzle files (default: every set in ../shared/data/puzzles)
+#   SET             puzzle files (default: every set in data/puzzles)
 #
 # tdoku is built the way its own benchmarks build it at their best: clang, -O3
 # -march=native, profile-guided (trained on the first 2,000 puzzles of each set) when
@@ -19,10 +19,9 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 TDOKU="$(cd "${1:?usage: run.sh TDOKU_CHECKOUT [RUNS] [SET...]}" && pwd)"
 RUNS="${2:-7}"
 shift $(($# < 2 ? $# : 2))
-SHARED="$ROOT/../shared"
 SETS=("$@")
 if [ ${#SETS[@]} -eq 0 ]; then
-  for f in "$SHARED"/data/puzzles/*; do
+  for f in "$ROOT"/data/puzzles/*; do
     case "$f" in *.md | *.ratings) ;; *) SETS+=("$f") ;; esac
   done
 fi
@@ -50,7 +49,7 @@ echo "|---|---:|---:|---:|---:|"
 rate() { sed -E 's/.* ([0-9]+) puzzles\/s.*/\1/'; }
 for f in "${SETS[@]}"; do
   # ours_seconds tdoku_seconds ratio ours_puzzles_per_second
-  read -r _ _ ratio ours_rate < <(python3 "$SHARED/tools/speed_ratio.py" "$RUNS" "$f" \
+  read -r _ _ ratio ours_rate < <(python3 "$ROOT/scripts/speed_ratio.py" "$RUNS" "$f" \
     -- "$OURS" solve -t 1 -- "$OUT/driver" plain)
   # From the ratio rather than the seconds, which speed_ratio.py rounds to milliseconds.
   tdoku_rate=$(python3 -c "print(round($ours_rate / $ratio))")

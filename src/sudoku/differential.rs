@@ -8,7 +8,7 @@ use super::reference;
 use super::solver::{Count, DEFAULT_GUESS_BUDGET, Rules, Solver};
 use super::validate::is_solved;
 
-const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/puzzles/");
+const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzles/");
 
 /// Every `step`-th puzzle of a shared set.
 fn sample(name: &str, step: usize) -> Vec<Grid> {

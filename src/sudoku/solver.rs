@@ -1025,7 +1025,7 @@ mod tests {
     fn a_configuration_split_keeps_the_solution_on_exactly_one_side() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/puzzles/msolve_hardest_to_solve"
+            "/data/puzzles/msolve_hardest_to_solve"
         );
         let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
         let (mut in_bands, mut in_stacks) = (0, 0);
