@@ -6,12 +6,14 @@
 //! - [`server`]: binding, serving and graceful shutdown; [`telemetry`]: logging.
 //! - [`config`]: server settings from flags and environment variables.
 //! - [`cli`]: the command line (`serve`, `solve`).
+//! - [`puzzle_sets`]: the committed puzzle sets, read by the tests, benches and examples.
 //!
 //! Dependencies point one way: `sudoku` <- `http` <- `server` <- `main.rs`.
 
 pub mod cli;
 pub mod config;
 pub mod http;
+pub mod puzzle_sets;
 pub mod server;
 pub mod sudoku;
 pub mod telemetry;

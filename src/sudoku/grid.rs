@@ -6,6 +6,15 @@ use std::str::FromStr;
 /// Number of cells in a 9x9 grid.
 pub const CELLS: usize = 81;
 
+/// The puzzle of Wikipedia's Sudoku article: the README's and the API reference's example,
+/// and the one puzzle every test suite reaches for first.
+pub const CLASSIC_PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// The unique solution of [`CLASSIC_PUZZLE`].
+pub const CLASSIC_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
 /// Why a line or a cell array is not a grid.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {

@@ -9,7 +9,10 @@ mod report;
 mod solver;
 mod validate;
 
-pub use grid::{CELLS, Grid, ParseError, cell_value, is_blank_or_comment, puzzle_lines};
+pub use grid::{
+    CELLS, CLASSIC_PUZZLE, CLASSIC_SOLUTION, Grid, ParseError, cell_value, is_blank_or_comment,
+    puzzle_lines,
+};
 pub use report::Report;
 pub use solver::{BudgetExhausted, Count, DEFAULT_GUESS_BUDGET, SolveError, Solver, Verdict};
 pub use validate::{Conflict, Unit, find_conflicts, is_solved, is_valid};
