@@ -9,7 +9,7 @@ use crate::sudoku::grid::{CELLS, Grid};
 
 /// Which rules a search applies; see the [solver's module comment](super).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Rules {
+pub(super) enum Rules {
     /// Every rule, and the branching cell with the most unsolved peers.
     Full,
     /// No stack shrink, and the first branching cell found.

@@ -200,18 +200,15 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle_sets;
     use crate::sudoku::Solver;
 
     #[test]
     fn a_configuration_split_keeps_the_solution_on_exactly_one_side() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/puzzles/msolve_hardest_to_solve"
-        );
-        let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+        let hardest = puzzle_sets::read(puzzle_sets::path("msolve_hardest_to_solve"))
+            .unwrap_or_else(|err| panic!("{err}"));
         let (mut in_bands, mut in_stacks) = (0, 0);
-        for (number, puzzle) in crate::sudoku::puzzle_lines(&text).take(50) {
-            let puzzle = puzzle.unwrap();
+        for (number, puzzle) in hardest.into_iter().take(50) {
             let solution = Solver::default().solve(&puzzle).unwrap();
             let solved = Board::from_grid(&solution).unwrap();
             let contains_solution =

@@ -74,12 +74,15 @@
 
 mod board;
 mod branching;
+#[cfg(test)]
+mod differential;
+#[cfg(test)]
+mod reference;
 mod search;
 mod tables;
 
 use super::grid::{CELLS, Grid};
-use board::Board;
-pub(crate) use board::Rules;
+use board::{Board, Rules};
 pub use search::{BudgetExhausted, Count};
 
 /// Guesses allowed per search unless configured otherwise. The hardest known 9x9 puzzles
@@ -191,7 +194,7 @@ impl Solver {
     }
 
     /// [`Solver::count_solutions`] with the rules given, or chosen by the givens when `None`.
-    pub(crate) fn count_solutions_with(
+    fn count_solutions_with(
         &self,
         grid: &Grid,
         limit: usize,
