@@ -243,11 +243,7 @@ impl Solver {
 mod tests {
     use super::*;
     use crate::sudoku::validate::is_solved;
-
-    const EASY: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    const EASY_SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
     fn grid(line: &str) -> Grid {
         Grid::from_line(line).unwrap()
@@ -255,8 +251,8 @@ mod tests {
 
     #[test]
     fn solves_the_classic_puzzle_uniquely() {
-        let verdict = Solver::default().analyze(&grid(EASY)).unwrap();
-        assert_eq!(verdict, Verdict::Unique(grid(EASY_SOLUTION)));
+        let verdict = Solver::default().analyze(&grid(CLASSIC_PUZZLE)).unwrap();
+        assert_eq!(verdict, Verdict::Unique(grid(CLASSIC_SOLUTION)));
     }
 
     #[test]
@@ -268,7 +264,7 @@ mod tests {
 
     #[test]
     fn conflicting_givens_have_no_solution() {
-        let mut line = EASY.to_string();
+        let mut line = CLASSIC_PUZZLE.to_string();
         line.replace_range(2..3, "5");
         assert_eq!(
             Solver::default().solve(&grid(&line)),
@@ -330,7 +326,7 @@ mod tests {
 
     #[test]
     fn a_complete_valid_grid_is_its_own_unique_solution() {
-        let solved = grid(EASY_SOLUTION);
+        let solved = grid(CLASSIC_SOLUTION);
         assert_eq!(
             Solver::with_budget(0).analyze(&solved),
             Ok(Verdict::Unique(solved))
