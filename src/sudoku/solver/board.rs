@@ -112,7 +112,7 @@ impl Board {
         self.cands[digit_bands + (band + 1) % 3] &= !spread;
         self.cands[digit_bands + (band + 2) % 3] &= !spread;
         // Cleared whether or not any cell was placed: a branch here was mispredicted so
-        // often that nine needless and-nots are cheaper (forum_hardest 4-10% faster).
+        // often that nine needless and-nots are cheaper (BENCHMARKS.md, "What paid off").
         let placed = singles & self.unsolved[band];
         self.unsolved[band] &= !placed;
         for d in 0..9 {
@@ -126,9 +126,9 @@ impl Board {
     ///
     /// Each pass first gathers the changed bands into a bitmask, without a branch, then
     /// updates those. Testing each band in turn (`if cands != seen { update }`, with a copy
-    /// of `update` per band) cost a mispredicted branch for nearly every band updated, two
-    /// thirds of all mispredictions: the mask has 31% fewer on forum_hardest and is 5-7%
-    /// faster there, though it runs 6% more instructions.
+    /// of `update` per band) cost a mispredicted branch for nearly every band updated, most
+    /// of the engine's mispredictions: the mask runs a few more instructions but mispredicts
+    /// far less, and is faster (BENCHMARKS.md, "What paid off").
     #[inline(always)]
     fn update_bands(&mut self) -> Result<(), Contradiction> {
         loop {
@@ -233,8 +233,8 @@ impl Board {
             }
             // No separate column hidden singles: the stack shrink finds them (a column with
             // one candidate confines the digit to that column in its box, which the band's
-            // row single then places), and measured, dropping the check saved ~10% time
-            // with the very same guess counts.
+            // row single then places), and dropping the check saved time with the very
+            // same guess counts (BENCHMARKS.md).
             if !self.place_naked_singles()? && (rules == Rules::Light || !self.shrink_stacks()?) {
                 return Ok(());
             }

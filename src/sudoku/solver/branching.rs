@@ -9,15 +9,16 @@ use super::tables::{
 
 /// With the full rules, the search branches on a digit's configuration in a band or stack
 /// rather than on a bivalue cell when the best bivalue cell sees fewer unsolved cells than
-/// this (see the [solver's module comment](super)). Chosen by the guesses it saves: 11 does about as well,
-/// 13 and 14 clearly worse on msolve_hardest (333 and 360 a puzzle against 304).
+/// this (see the [solver's module comment](super)). Chosen by the guesses it saves on
+/// msolve_hardest, the hardest set: one less does about as well, more does clearly worse
+/// (BENCHMARKS.md, "Why the solver's constants are what they are").
 const CONFIGURATION_BRANCHING_BELOW: u32 = 12;
 
 /// With no bivalue cell, the search branches on a configuration rather than on a cell with
-/// the fewest candidates only with fewer unsolved cells than this. On sparse boards
-/// configurations lose their way: one random 14-given board with two solutions took 768,139
-/// guesses (224 ms) to find the second that way, against a few hundred by cells. Below 60
-/// open cells they keep msolve_hardest at 304 guesses a puzzle (390 with cells there).
+/// the fewest candidates only with fewer unsolved cells than this. On emptier boards
+/// configurations lose their way: a sparse board with two solutions took far more guesses
+/// to find the second that way than by cells. On fuller ones they still save guesses on
+/// msolve_hardest (BENCHMARKS.md, "Why the solver's constants are what they are").
 const CONFIGURATION_BRANCHING_OPEN_BELOW: u32 = 60;
 
 /// See [`Board::branching_cell`].

@@ -33,25 +33,24 @@
 //! # Branching
 //! When the rules stall, the search branches, most often on a cell with two candidates
 //! (from the counters above): the one with the most unsolved peers, as placing it reaches
-//! furthest. When even that cell sees fewer than `CONFIGURATION_BRANCHING_BELOW` (in
-//! [`branching`]) unsolved cells (or there is no bivalue cell and fewer than
-//! `CONFIGURATION_BRANCHING_OPEN_BELOW` cells are open), it branches as tdoku does instead
-//! (Dillon's write-up; the code is ours): a digit takes one row in each box of a band, one of six
-//! *configurations* (one column in each box of a stack, likewise); in the band or stack
-//! whose digits have the fewest configurations left in all, the first digit with exactly
-//! two is confined to one, then the other. Guesses a puzzle, cells only against both:
-//! msolve_hardest 435.70 to 304.45, forum_hardest 163.91 to 152.39, 17-clue 1.38 to 1.33,
-//! diabolical 4.72 to 4.50, magictour 20.72 to 20.55. Configurations alone do worse on the
-//! easier sets (msolve 359, but magictour 26.6 and 17-clue 1.66), and so do cells alone on
-//! the hardest. With neither, it branches on the first cell with the fewest candidates.
+//! furthest. When even that cell sees few unsolved cells (fewer than
+//! `CONFIGURATION_BRANCHING_BELOW`, in [`branching`]), or there is no bivalue cell and the
+//! board is fairly full (`CONFIGURATION_BRANCHING_OPEN_BELOW`), it branches as tdoku does
+//! instead (Dillon's write-up; the code is ours): a digit takes one row in each box of a
+//! band, one of six *configurations* (one column in each box of a stack, likewise); in the
+//! band or stack whose digits have the fewest configurations left in all, the first digit
+//! with exactly two is confined to one, then the other. The two together take fewer
+//! guesses than cells alone on each of the five proper sets, most of all on the hardest;
+//! configurations alone take more on the easier sets (BENCHMARKS.md, "What paid off" and
+//! "Why the solver's constants are what they are"). With neither a bivalue cell nor a
+//! configuration to take, it branches on the first cell with the fewest candidates.
 //!
 //! Configurations can lose their way on sparse boards, where a few early confinements
-//! leave a large subtree with no solution that only an exhaustive search refutes: a random
-//! board of 4 givens ran out of a million guesses, and boards of 13-14 givens took hundreds
-//! of thousands, against a few hundred with cells only. So configurations are used only on
-//! boards of at least [`CONFIGURATIONS_FROM_GIVENS`] givens, only while a board is fairly
-//! full (see `CONFIGURATION_BRANCHING_OPEN_BELOW`), and a search that has spent
-//! [`CONFIGURATION_GUESSES`] with them starts again without them.
+//! leave a large subtree with no solution that only an exhaustive search refutes: there
+//! they took far more guesses than cells alone, on one board the whole budget. So
+//! configurations are used only on boards of at least [`CONFIGURATIONS_FROM_GIVENS`]
+//! givens, only while a board is fairly full (`CONFIGURATION_BRANCHING_OPEN_BELOW`), and a
+//! search that has spent [`CONFIGURATION_GUESSES`] with them starts again without them.
 //!
 //! The first candidate (or configuration) is tried on a copy of the `Copy` board (about 360
 //! bytes), the last one in place. Every one tried costs one *guess* from the budget, so a
@@ -61,10 +60,10 @@
 //! From [`LIGHT_RULES_FROM_GIVENS`] givens on, the search skips the stack shrink and
 //! branches on the first cell with two candidates, as JCZSolve does. With that many givens
 //! there is little left for the stack shrink to find or for a well-chosen branching cell to
-//! save, and both cost time at every node. Measured, whole files against the full rules:
-//! serg's improper puzzles (34-35 givens) 1.34x faster, the 5,153 diabolical puzzles with
-//! 30 or more givens 1.07x; but with the light rules on every puzzle 17-clue is 2.6x slower,
-//! forum_hardest about 23% slower, and diabolical gains nothing from them below 30 givens.
+//! save, and both cost time at every node. Measured on whole files against the full rules,
+//! they pay off on puzzles with that many givens (Serg's, and the fullest of diabolical's)
+//! and not below; on every puzzle they make 17-clue and forum_hardest much slower
+//! (BENCHMARKS.md).
 //!
 //! # Files
 //! [`tables`] holds the constant tables and their lookups, [`board`] the band board and its
@@ -98,9 +97,9 @@ const LIGHT_RULES_FROM_GIVENS: u32 = 30;
 const CONFIGURATIONS_FROM_GIVENS: u32 = 17;
 
 /// A search with the full rules may branch on configurations for this many guesses; one that
-/// needs more starts again with cells only. The most any puzzle of the shared sets needs is
-/// 1,428 (msolve_hardest); sparse boards can need hundreds of thousands with configurations
-/// and a few hundred without (the module comment).
+/// needs more starts again with cells only. Well above what any puzzle of the committed sets
+/// needs, and well below what a sparse board lost among configurations spends (the module
+/// comment; BENCHMARKS.md).
 const CONFIGURATION_GUESSES: u64 = 10_000;
 
 /// Why [`Solver::solve`] found no solution.
@@ -200,8 +199,9 @@ impl Solver {
         limit: usize,
         rules: Option<Rules>,
     ) -> Result<Count, BudgetExhausted> {
-        // No separate `is_valid` pass (about 1,300 instructions, a sixth of an easy
-        // puzzle): `Board::from_grid` finds every clash between givens as it places them.
+        // No separate `is_valid` pass, a sizeable share of an easy puzzle's work (see
+        // BENCHMARKS.md): `Board::from_grid` finds every clash between givens as it places
+        // them.
         let Some(board) = Board::from_grid(grid).filter(|_| limit > 0) else {
             return Ok(Count::NOTHING);
         };
