@@ -6,8 +6,8 @@ use sudoku_service::sudoku::{
     CLASSIC_SOLUTION, Grid, Solver, Verdict, find_conflicts, is_solved, is_valid,
 };
 
-/// A solved grid made from `CLASSIC_SOLUTION` by symmetries that keep it valid: relabel digits, swap
-/// rows within a band, swap bands, transpose.
+/// A solved grid made from `CLASSIC_SOLUTION` by symmetries that keep it valid: relabel
+/// digits, swap rows within a band, swap bands, transpose.
 fn solved_grid() -> impl Strategy<Value = Grid> {
     (
         Just((1..=9u8).collect::<Vec<_>>()).prop_shuffle(),
