@@ -2,13 +2,12 @@
 //! givens never makes a solvable grid unsolvable, and lines round-trip.
 
 use proptest::prelude::*;
-use sudoku_service::sudoku::{Grid, Solver, Verdict, find_conflicts, is_solved, is_valid};
+use sudoku_service::sudoku::{
+    CLASSIC_SOLUTION, Grid, Solver, Verdict, find_conflicts, is_solved, is_valid,
+};
 
-const SOLVED: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-/// A solved grid made from `SOLVED` by symmetries that keep it valid: relabel digits, swap
-/// rows within a band, swap bands, transpose.
+/// A solved grid made from `CLASSIC_SOLUTION` by symmetries that keep it valid: relabel
+/// digits, swap rows within a band, swap bands, transpose.
 fn solved_grid() -> impl Strategy<Value = Grid> {
     (
         Just((1..=9u8).collect::<Vec<_>>()).prop_shuffle(),
@@ -17,7 +16,7 @@ fn solved_grid() -> impl Strategy<Value = Grid> {
         any::<bool>(),
     )
         .prop_map(|(digits, rows_in_band, bands, transpose)| {
-            let base = Grid::from_line(SOLVED).unwrap();
+            let base = Grid::from_line(CLASSIC_SOLUTION).unwrap();
             let mut cells = [0u8; 81];
             for r in 0..9 {
                 let source_row = bands[r / 3] * 3 + rows_in_band[r / 3][r % 3];

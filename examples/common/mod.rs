@@ -1,6 +1,7 @@
 //! What the measuring examples share: their command line and reading puzzle files.
 
-use sudoku_service::sudoku::{Grid, puzzle_lines};
+use sudoku_service::puzzle_sets;
+use sudoku_service::sudoku::Grid;
 
 /// `[-n ROUNDS] FILE...` from the command line, with `default_rounds` when `-n` is absent;
 /// prints `usage` and exits 2 when there is no file or `ROUNDS` is not a positive number.
@@ -23,16 +24,11 @@ pub fn rounds_and_files(default_rounds: usize, usage: &str) -> (usize, Vec<Strin
 /// Every puzzle of a puzzle file; exits 2 naming the file (and line) when it cannot be read
 /// or a line is not a puzzle.
 pub fn load_puzzles(file: &str) -> Vec<Grid> {
-    let text = std::fs::read_to_string(file).unwrap_or_else(|err| {
-        eprintln!("{file}: {err}");
-        std::process::exit(2);
-    });
-    puzzle_lines(&text)
-        .map(|(number, grid)| {
-            grid.unwrap_or_else(|err| {
-                eprintln!("{file}:{number}: {err}");
-                std::process::exit(2);
-            })
-        })
-        .collect()
+    match puzzle_sets::read(file) {
+        Ok(puzzles) => puzzles.into_iter().map(|(_, grid)| grid).collect(),
+        Err(err) => {
+            eprintln!("{err}");
+            std::process::exit(2);
+        }
+    }
 }

@@ -203,13 +203,10 @@ mod tests {
         );
     }
 
-    const LINE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
     #[test]
     fn from_line_round_trips_through_display() {
-        let grid = Grid::from_line(LINE).unwrap();
-        assert_eq!(grid.to_line(), LINE);
+        let grid = Grid::from_line(CLASSIC_PUZZLE).unwrap();
+        assert_eq!(grid.to_line(), CLASSIC_PUZZLE);
         assert_eq!(grid.get(0, 0), 5);
         assert_eq!(grid.get(0, 2), 0);
         assert_eq!(grid.get(8, 8), 9);
@@ -218,21 +215,21 @@ mod tests {
 
     #[test]
     fn zero_is_read_as_an_empty_cell() {
-        let zeros = LINE.replace('.', "0");
+        let zeros = CLASSIC_PUZZLE.replace('.', "0");
         assert_eq!(
             Grid::from_line(&zeros).unwrap(),
-            Grid::from_line(LINE).unwrap()
+            Grid::from_line(CLASSIC_PUZZLE).unwrap()
         );
     }
 
     #[test]
     fn short_and_long_lines_report_the_count_found() {
         assert_eq!(
-            Grid::from_line(&LINE[..80]),
+            Grid::from_line(&CLASSIC_PUZZLE[..80]),
             Err(ParseError::WrongLength(80))
         );
         assert_eq!(
-            Grid::from_line(&format!("{LINE}1")),
+            Grid::from_line(&format!("{CLASSIC_PUZZLE}1")),
             Err(ParseError::WrongLength(82))
         );
         assert_eq!(Grid::from_line(""), Err(ParseError::WrongLength(0)));
@@ -240,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_bad_character_is_reported_with_its_row_and_column() {
-        let mut bad = LINE.to_string();
+        let mut bad = CLASSIC_PUZZLE.to_string();
         bad.replace_range(12..13, "x");
         assert_eq!(
             Grid::from_line(&bad),
@@ -254,7 +251,7 @@ mod tests {
 
     #[test]
     fn multibyte_characters_count_as_one_cell() {
-        let mut bad = LINE.to_string();
+        let mut bad = CLASSIC_PUZZLE.to_string();
         bad.replace_range(0..1, "１");
         assert_eq!(
             Grid::from_line(&bad),
@@ -282,7 +279,7 @@ mod tests {
 
     #[test]
     fn is_kept_by_checks_only_filled_cells() {
-        let puzzle = Grid::from_line(LINE).unwrap();
+        let puzzle = Grid::from_line(CLASSIC_PUZZLE).unwrap();
         assert!(puzzle.is_kept_by(&puzzle));
         assert!(Grid::EMPTY.is_kept_by(&puzzle));
         assert!(!puzzle.is_kept_by(&Grid::EMPTY));

@@ -1,10 +1,6 @@
 //! The pure core: grids, validation and the solver. No I/O, no async, no wire formats.
 
-#[cfg(test)]
-mod differential;
 mod grid;
-#[cfg(test)]
-mod reference;
 mod report;
 mod solver;
 mod validate;

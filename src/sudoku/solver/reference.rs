@@ -12,15 +12,15 @@
 //! The search then branches on the empty cell with the fewest candidates (MRV), trying each
 //! digit on a copy of the `Copy` board. Every branch costs one *guess* from the budget.
 
-use super::grid::{CELLS, Grid};
-use super::solver::{BudgetExhausted, Count};
-use super::validate::is_valid;
+use super::{BudgetExhausted, Count};
+use crate::sudoku::grid::{CELLS, Grid};
+use crate::sudoku::validate::is_valid;
 
 const ALL_DIGITS: u16 = 0x3FE;
 
 /// Counts solutions of `grid` up to `limit` with at most `budget` guesses, the way the
 /// public solver did before the band engine: the oracle of the differential tests.
-pub(crate) fn count_solutions(
+pub(super) fn count_solutions(
     grid: &Grid,
     limit: usize,
     budget: u64,

@@ -1,0 +1,280 @@
+//! The band board and its propagation: the masks of the module comment's "Representation",
+//! and the rules of its "Updating the masks".
+
+use super::tables::{
+    BAND, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, pattern, single_rows,
+    stack_pattern,
+};
+use crate::sudoku::grid::{CELLS, Grid};
+
+/// Which rules a search applies; see the [solver's module comment](super).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Rules {
+    /// Every rule, and the branching cell with the most unsolved peers.
+    Full,
+    /// No stack shrink, and the first branching cell found.
+    Light,
+}
+
+/// The signal that a board has a contradiction; zero-sized so the hot path formats nothing.
+pub(super) struct Contradiction;
+
+/// One node of the search; see the [solver's module comment](super) for the layout.
+#[derive(Clone, Copy)]
+pub(super) struct Board {
+    pub(super) cands: [u32; 27],
+    seen: [u32; 27],
+    /// The masks of each digit's three bands when its stacks were last shrunk.
+    stack_seen: [u32; 27],
+    /// The configurations left to each digit in each of its stacks (`3 * d + s`), as counted
+    /// by the last stack shrink of the digit.
+    pub(super) stack_configurations: [u8; 27],
+    pub(super) unsolved: [u32; 3],
+}
+
+impl Board {
+    /// The board of the givens, before any propagation; `None` when two givens clash.
+    ///
+    /// Built in bulk rather than by placing the givens one by one: each given only records
+    /// its cell, its digit's column and the cells it sees in its band, and the 27 masks are
+    /// then written once.
+    pub(super) fn from_grid(grid: &Grid) -> Option<Board> {
+        let mut given = [0u32; 27];
+        let mut seen_by = [0u32; 27];
+        let mut digit_columns = [0u32; 9];
+        let mut filled = [0u32; 3];
+        for (cell, &value) in grid.cells().iter().enumerate() {
+            if value != 0 {
+                let (band, pos) = (cell / 27, cell % 27);
+                let digit = usize::from(value - 1);
+                let column = 1 << (pos % 9);
+                // The same digit already in this column (any band).
+                if digit_columns[digit] & column != 0 {
+                    return None;
+                }
+                digit_columns[digit] |= column;
+                given[3 * digit + band] |= 1 << pos;
+                seen_by[3 * digit + band] |= PEERS[pos];
+                filled[band] |= 1 << pos;
+            }
+        }
+        let mut cands = [0u32; 27];
+        for (i, mask) in cands.iter_mut().enumerate() {
+            let (digit, band) = (i / 3, i % 3);
+            // The same digit already in this row or box.
+            if given[i] & seen_by[i] != 0 {
+                return None;
+            }
+            let blocked = filled[band] | seen_by[i] | (digit_columns[digit] * ROWS_OF_COLUMN);
+            *mask = (BAND & !blocked) | given[i];
+        }
+        Some(Board {
+            cands,
+            // Never a real mask, so every band is shrunk at least once.
+            seen: [u32::MAX; 27],
+            stack_seen: [u32::MAX; 27],
+            stack_configurations: [0; 27],
+            unsolved: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
+        })
+    }
+
+    /// Puts `digit` in cell `pos` of `band`: the cell leaves the other digits, the digit
+    /// leaves the cell's row, column and box. The caller checked the digit was allowed.
+    #[inline(always)]
+    pub(super) fn place(&mut self, digit: usize, band: usize, pos: usize) {
+        let bit = 1u32 << pos;
+        for d in 0..9 {
+            self.cands[3 * d + band] &= !bit;
+        }
+        let column = ROWS_OF_COLUMN << (pos % 9);
+        for b in 0..3 {
+            self.cands[3 * digit + b] &= !column;
+        }
+        let i = 3 * digit + band;
+        self.cands[i] = (self.cands[i] & !PEERS[pos]) | bit;
+        self.unsolved[band] &= !bit;
+    }
+
+    /// Shrinks band `i` (digit `i / 3`, band `i % 3`) and places its row singles.
+    #[inline(always)]
+    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+        let band = i % 3;
+        let digit_bands = i - band;
+        let mut mask = self.cands[i];
+        mask &= KEEP[pattern(mask)];
+        if mask == 0 {
+            return Err(Contradiction);
+        }
+        self.seen[i] = mask;
+        let (singles, single_columns) = single_rows(mask);
+        let spread = single_columns * ROWS_OF_COLUMN;
+        mask &= !spread | singles;
+        self.cands[digit_bands + (band + 1) % 3] &= !spread;
+        self.cands[digit_bands + (band + 2) % 3] &= !spread;
+        // Cleared whether or not any cell was placed: a branch here was mispredicted so
+        // often that nine needless and-nots are cheaper (BENCHMARKS.md, "What paid off").
+        let placed = singles & self.unsolved[band];
+        self.unsolved[band] &= !placed;
+        for d in 0..9 {
+            self.cands[3 * d + band] &= !placed;
+        }
+        self.cands[i] = mask;
+        Ok(())
+    }
+
+    /// Runs the band rules until no band changes.
+    ///
+    /// Each pass first gathers the changed bands into a bitmask, without a branch, then
+    /// updates those. Testing each band in turn (`if cands != seen { update }`, with a copy
+    /// of `update` per band) cost a mispredicted branch for nearly every band updated, most
+    /// of the engine's mispredictions: the mask runs a few more instructions but mispredicts
+    /// far less, and is faster (BENCHMARKS.md, "What paid off").
+    #[inline(always)]
+    fn update_bands(&mut self) -> Result<(), Contradiction> {
+        loop {
+            let mut dirty = 0u32;
+            for i in 0..27 {
+                dirty |= u32::from(self.cands[i] != self.seen[i]) << i;
+            }
+            if dirty == 0 {
+                return Ok(());
+            }
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                self.update(i)?;
+            }
+        }
+    }
+
+    /// Places every naked single; true when it placed any.
+    fn place_naked_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut placed_any = false;
+        for band in 0..3 {
+            let unsolved = self.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut ones, mut twos) = (0u32, 0u32);
+            for d in 0..9 {
+                let mask = self.cands[3 * d + band];
+                twos |= ones & mask;
+                ones |= mask;
+            }
+            if unsolved & !ones != 0 {
+                return Err(Contradiction);
+            }
+            let singles = unsolved & !twos;
+            if singles == 0 {
+                continue;
+            }
+            placed_any = true;
+            for d in 0..9 {
+                let mut cells = self.cands[3 * d + band] & singles;
+                while cells != 0 {
+                    let pos = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    // A single placed just before in this pass may have taken the digit.
+                    if self.cands[3 * d + band] & (1 << pos) == 0 {
+                        return Err(Contradiction);
+                    }
+                    self.place(d, band, pos);
+                }
+            }
+        }
+        Ok(placed_any)
+    }
+
+    /// The band shrink turned sideways: within a stack, a digit takes one column of each
+    /// box and one box of each column. True when it removed any candidate.
+    fn shrink_stacks(&mut self) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for d in 0..9 {
+            if self.cands[3 * d..3 * d + 3] == self.stack_seen[3 * d..3 * d + 3] {
+                continue;
+            }
+            let cols = [
+                columns(self.cands[3 * d]),
+                columns(self.cands[3 * d + 1]),
+                columns(self.cands[3 * d + 2]),
+            ];
+            let mut allowed = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let p = stack_pattern(&cols, stack);
+                let u = u32::from(UNION[p]);
+                self.stack_configurations[3 * d + stack] = CONFIGURATIONS[p];
+                if u == 0 {
+                    return Err(Contradiction);
+                }
+                allowed[0] |= (u & 7) << shift;
+                allowed[1] |= ((u >> 3) & 7) << shift;
+                allowed[2] |= (u >> 6) << shift;
+            }
+            for (b, columns) in allowed.into_iter().enumerate() {
+                let i = 3 * d + b;
+                let mask = self.cands[i] & (columns * ROWS_OF_COLUMN);
+                if mask != self.cands[i] {
+                    self.cands[i] = mask;
+                    changed = true;
+                }
+                self.stack_seen[i] = mask;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Applies the rules until none changes anything.
+    pub(super) fn propagate(&mut self, rules: Rules) -> Result<(), Contradiction> {
+        loop {
+            self.update_bands()?;
+            if self.unsolved == [0; 3] {
+                return Ok(());
+            }
+            // No separate column hidden singles: the stack shrink finds them (a column with
+            // one candidate confines the digit to that column in its box, which the band's
+            // row single then places), and dropping the check saved time with the very
+            // same guess counts (BENCHMARKS.md).
+            if !self.place_naked_singles()? && (rules == Rules::Light || !self.shrink_stacks()?) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The grid of a solved board.
+    pub(super) fn to_grid(self) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for (i, &mask) in self.cands.iter().enumerate() {
+            let (digit, band) = (i / 3, i % 3);
+            let mut bits = mask;
+            while bits != 0 {
+                cells[27 * band + bits.trailing_zeros() as usize] = digit as u8 + 1;
+                bits &= bits - 1;
+            }
+        }
+        // Every value is a digit, so this cannot fail.
+        Grid::from_cells(cells).unwrap_or(Grid::EMPTY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::validate::is_valid;
+    use crate::sudoku::{Solver, Verdict};
+
+    #[test]
+    fn every_kind_of_clash_between_givens_has_no_solution() {
+        // The same digit twice in a row, a column, a box (and nowhere else in common).
+        for (a, b) in [(0, 8), (0, 72), (0, 20), (40, 44), (80, 8)] {
+            let mut cells = [0u8; CELLS];
+            cells[a] = 7;
+            cells[b] = 7;
+            let puzzle = Grid::from_cells(cells).unwrap();
+            assert!(!is_valid(&puzzle));
+            // Found while the board is set up, before any search.
+            assert!(Board::from_grid(&puzzle).is_none(), "cells {a} and {b}");
+            assert_eq!(Solver::default().analyze(&puzzle), Ok(Verdict::None));
+        }
+    }
+}
