@@ -3,6 +3,7 @@
 #[cfg(test)]
 mod differential;
 mod grid;
+pub mod logic;
 #[cfg(test)]
 mod reference;
 mod report;
