@@ -31,19 +31,23 @@ const MAX_NODES: usize = 24;
 /// The chain lengths tried in turn, in nodes.
 const CAPS: [usize; 7] = [4, 6, 8, 10, 14, 18, MAX_NODES];
 
-const NODES: usize = 729;
-const STATES: usize = 2 * NODES;
+/// Number of `(cell, digit)` nodes.
+pub(super) const NODES: usize = 729;
+/// Number of walk states: each node false (even) or true (odd).
+pub(super) const STATES: usize = 2 * NODES;
 
-fn node(cell: usize, digit: u8) -> usize {
+/// The node of a candidate.
+pub(super) fn node(cell: usize, digit: u8) -> usize {
     cell * 9 + usize::from(digit - 1)
 }
 
-fn cell_digit(node: usize) -> (usize, u8) {
+/// The candidate of a node.
+pub(super) fn cell_digit(node: usize) -> (usize, u8) {
     (node / 9, (node % 9) as u8 + 1)
 }
 
 /// The strong links of a position, at most four per node (its cell and its three units).
-struct Graph {
+pub(super) struct Graph {
     strong: [[u16; 4]; NODES],
     strong_len: [u8; NODES],
     /// Only links on this digit (an X-chain search), or every link.
@@ -51,7 +55,7 @@ struct Graph {
 }
 
 impl Graph {
-    fn new(state: &Candidates, digit: Option<u8>) -> Box<Graph> {
+    pub(super) fn new(state: &Candidates, digit: Option<u8>) -> Box<Graph> {
         let mut graph = Box::new(Graph {
             strong: [[0; 4]; NODES],
             strong_len: [0; NODES],
@@ -83,6 +87,46 @@ impl Graph {
             }
         }
         graph
+    }
+
+    /// Everything that follows from walk state `start` (node `start / 2`, true when odd)
+    /// by chains of at most `cap` nodes: for each state, the nodes of its shortest chain
+    /// from the start, 0 when it does not follow.
+    pub(super) fn consequences(&self, state: &Candidates, start: usize, cap: usize) -> Vec<u8> {
+        let mut depth = vec![0u8; STATES];
+        let mut queue = Vec::with_capacity(STATES);
+        depth[start] = 1;
+        queue.push(start as u16);
+        let mut head = 0;
+        while head < queue.len() {
+            let s = usize::from(queue[head]);
+            head += 1;
+            let nodes = depth[s];
+            if usize::from(nodes) >= cap {
+                continue;
+            }
+            let n = s / 2;
+            let mut reach = |t: usize| {
+                if depth[t] == 0 {
+                    depth[t] = nodes + 1;
+                    queue.push(t as u16);
+                }
+            };
+            if s % 2 == 0 {
+                for &m in &self.strong[n][..usize::from(self.strong_len[n])] {
+                    reach(2 * usize::from(m) + 1);
+                }
+            } else {
+                let (cell, digit) = cell_digit(n);
+                for d in digits_of(state.mask(cell) & !bit(digit)) {
+                    reach(2 * node(cell, d));
+                }
+                for peer in cells_of(PEERS[cell] & state.cells_with(digit)) {
+                    reach(2 * node(peer, digit));
+                }
+            }
+        }
+        depth
     }
 
     fn push(&mut self, from: usize, to: usize) {

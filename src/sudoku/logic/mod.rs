@@ -5,7 +5,7 @@
 //!   one 81-bit cell set per digit, so a unit's places for a digit are one AND.
 //! - Each technique is a function from a state to the first [`Step`] it finds, or none;
 //!   one file per family (singles, intersections, subsets, fish, wings, uniqueness,
-//!   chains). A step is a plain value: technique, highlights, placements, eliminations
+//!   chains, forcing chains). A step is a plain value: technique, highlights, placements, eliminations
 //!   and rating; applying it is the caller's choice ([`Step::apply`]).
 //! - [`next_step`] follows SE's rule: at each step, take the easiest step available. It
 //!   tries the techniques from the lowest rating up and stops as soon as no later
@@ -27,6 +27,7 @@
 mod candidates;
 mod chains;
 mod fish;
+mod forcing;
 mod intersections;
 mod singles;
 mod step;
@@ -75,6 +76,7 @@ const FINDERS: &[(u16, Finder)] = &[
     (68, |s| fish::finned_fish(s, 4)),
     (70, wings::w_wing),
     (70, chains::aic),
+    (82, forcing::forcing_chains),
 ];
 
 /// The easiest step available in `state` (SE's rule), or `None` when no technique
@@ -170,6 +172,32 @@ mod tests {
         let step = next_step(&Candidates::from_grid(&grid).unwrap()).unwrap();
         assert_eq!(step.technique, Technique::LastValue);
         assert_eq!(step.placements, [(8, 9)]);
+    }
+
+    #[test]
+    fn bug_plus_one_places_the_digit_of_the_one_trivalue_cell() {
+        // A 17-clue puzzle whose logical path reaches a BUG+1 position.
+        let line =
+            "................12..3.45.................63.417.2.................81..7.3.4...6..";
+        let grid = Grid::from_line(line).unwrap();
+        let Ok(Verdict::Unique(answer)) = Solver::default().analyze(&grid) else {
+            panic!("proper puzzle");
+        };
+        let mut state = Candidates::from_grid(&grid).unwrap();
+        let step = loop {
+            let step = next_step(&state).expect("the logic reaches the BUG");
+            if step.technique == Technique::Bug1 {
+                break step;
+            }
+            step.apply(&mut state);
+        };
+        // The position is a BUG but for r6c8: every other open cell is bivalue.
+        let trivalue: Vec<usize> = cells_of(state.open_cells())
+            .filter(|&c| state.mask(c).count_ones() != 2)
+            .collect();
+        assert_eq!(trivalue, [5 * 9 + 7]);
+        assert_eq!(state.mask(52).count_ones(), 3);
+        assert_eq!(step.placements, [(52, answer.cells()[52])]);
     }
 
     /// The puzzles of one proper set the corpus test reads: `LOGIC_CORPUS_STRIDE` sets the

@@ -137,6 +137,10 @@ techniques! {
     XyChain => "xy_chain", "XY-chain";
     /// An alternating inference chain mixing cell and unit links (7.0 plus length).
     Aic => "aic", "Alternating inference chain";
+    /// What follows from every place of a digit in a unit (SE 8.2 plus length).
+    RegionForcingChains => "region_forcing_chains", "Region forcing chains";
+    /// What follows from every candidate of a cell (SE 8.3 plus length).
+    CellForcingChains => "cell_forcing_chains", "Cell forcing chains";
 }
 
 impl fmt::Display for Technique {
