@@ -47,7 +47,11 @@ fn main() {
         };
         ours.push(rating);
         let label = if solution.solved {
-            format!("{:.1}", rating)
+            let hardest = solution.steps.iter().max_by_key(|step| step.rating);
+            format!(
+                "{rating:.1} {}",
+                hardest.map_or("none", |step| step.technique.name())
+            )
         } else {
             "stuck".to_owned()
         };
@@ -63,7 +67,7 @@ fn main() {
         pct(0.9),
         pct(1.0),
     );
-    println!("SE rating -> our rating: count");
+    println!("SE rating -> our rating and hardest technique: count");
     for ((se, us), count) in spread {
         println!("  {se} -> {us}: {count}");
     }

@@ -205,7 +205,7 @@ mod tests {
     fn sample(name: &str) -> Vec<Grid> {
         match std::env::var("LOGIC_CORPUS_STRIDE") {
             Ok(stride) => every(name, stride.parse().expect("LOGIC_CORPUS_STRIDE: a number")),
-            Err(_) => spread(name, 12),
+            Err(_) => spread(name, 40),
         }
     }
 
