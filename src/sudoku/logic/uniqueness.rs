@@ -5,8 +5,9 @@
 //!   be {a,b} would let a and b swap, so at least one holds something else. Type 1: three
 //!   are exactly {a,b}, so the fourth is not a or b. Type 2: two are exactly {a,b} and the
 //!   other two exactly {a,b,c}, so one of those is c and c leaves the cells seeing both.
-//!   Type 4: two are exactly {a,b} and in a unit of the other two, a is only there; they
-//!   hold an a, and cannot both hold a b's mate, so b leaves both (HoDoKu's write-ups).
+//!   Type 4: two are exactly {a,b} and in a unit holding the other two, a is only there;
+//!   so one of them is a, and the other cannot be b (that would complete the pattern),
+//!   so b leaves both (HoDoKu's write-ups).
 //! - BUG+1: if every open cell but one were bivalue with each digit twice in each unit,
 //!   the position would have zero or two solutions; so the one trivalue cell holds the
 //!   digit that appears three times in its units (SE 5.6).
