@@ -1,6 +1,7 @@
-//! The pure core: grids, validation and the solver. No I/O, no async, no wire formats.
+//! The pure core: grids, validation, the search and the logical solver. No I/O, no async, no wire formats.
 
 mod grid;
+pub mod logic;
 mod report;
 mod solver;
 mod validate;

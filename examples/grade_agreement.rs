@@ -1,0 +1,105 @@
+//! How well our logical grader agrees with Sudoku Explainer on `sudoku_exchange_diabolical`.
+//!
+//! `cargo run --release --example grade_agreement -- [STRIDE]` grades every STRIDE-th
+//! puzzle (default 100) with `solve_logically`, and prints the Spearman rank correlation of
+//! our hardest-step rating with the SE rating in `sudoku_exchange_diabolical.ratings`
+//! (line i rates puzzle i), how many puzzles the logic solved, the median and 90th
+//! percentile time per puzzle, and how our ratings spread against SE's. A puzzle the
+//! logic cannot finish is ranked above every solved one (it needs something harder).
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use sudoku_service::puzzle_sets;
+use sudoku_service::sudoku::logic::solve_logically;
+
+const SET: &str = "sudoku_exchange_diabolical";
+/// The rating given to a puzzle the logic could not finish.
+const STUCK: f64 = 20.0;
+
+fn main() {
+    let stride: usize = std::env::args()
+        .nth(1)
+        .map_or(100, |s| s.parse().expect("STRIDE: a positive number"));
+    let puzzles = puzzle_sets::every(SET, stride);
+    let ratings_path = puzzle_sets::path(&format!("{SET}.ratings"));
+    let ratings: Vec<f64> = std::fs::read_to_string(&ratings_path)
+        .unwrap_or_else(|err| panic!("{}: {err}", ratings_path.display()))
+        .lines()
+        .step_by(stride)
+        .map(|line| line.trim().parse().expect("a rating per line"))
+        .collect();
+    assert_eq!(puzzles.len(), ratings.len(), "one rating per puzzle");
+
+    let mut ours = Vec::with_capacity(puzzles.len());
+    let mut times = Vec::with_capacity(puzzles.len());
+    let mut solved = 0;
+    let mut spread: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (puzzle, &se) in puzzles.iter().zip(&ratings) {
+        let started = Instant::now();
+        let solution = solve_logically(puzzle, 1_000).expect("proper puzzles");
+        times.push(started.elapsed().as_secs_f64() * 1e3);
+        let rating = if solution.solved {
+            solved += 1;
+            solution.hardest.value()
+        } else {
+            STUCK
+        };
+        ours.push(rating);
+        let label = if solution.solved {
+            let hardest = solution.steps.iter().max_by_key(|step| step.rating);
+            format!(
+                "{rating:.1} {}",
+                hardest.map_or("none", |step| step.technique.name())
+            )
+        } else {
+            "stuck".to_owned()
+        };
+        *spread.entry((format!("{se:.1}"), label)).or_default() += 1;
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+    println!(
+        "{SET}: {} puzzles (stride {stride}), solved {solved}; Spearman {:.3}; time per puzzle median {:.2} ms, p90 {:.2} ms, max {:.2} ms",
+        puzzles.len(),
+        spearman(&ours, &ratings),
+        pct(0.5),
+        pct(0.9),
+        pct(1.0),
+    );
+    println!("SE rating -> our rating and hardest technique: count");
+    for ((se, us), count) in spread {
+        println!("  {se} -> {us}: {count}");
+    }
+}
+
+/// Ranks with ties given their mean rank.
+fn ranks(values: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut ranks = vec![0.0; values.len()];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && values[order[j + 1]] == values[order[i]] {
+            j += 1;
+        }
+        let mean = (i + j) as f64 / 2.0;
+        for &k in &order[i..=j] {
+            ranks[k] = mean;
+        }
+        i = j + 1;
+    }
+    ranks
+}
+
+/// Spearman's rank correlation: Pearson's correlation of the ranks.
+fn spearman(a: &[f64], b: &[f64]) -> f64 {
+    let (ra, rb) = (ranks(a), ranks(b));
+    let n = ra.len() as f64;
+    let (ma, mb) = (ra.iter().sum::<f64>() / n, rb.iter().sum::<f64>() / n);
+    let cov: f64 = ra.iter().zip(&rb).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let va: f64 = ra.iter().map(|x| (x - ma).powi(2)).sum();
+    let vb: f64 = rb.iter().map(|y| (y - mb).powi(2)).sum();
+    cov / (va * vb).sqrt()
+}

@@ -1,0 +1,255 @@
+//! A logical solver of human techniques, and the Sudoku Explainer (SE) rating it implies.
+//!
+//! # Design
+//! - [`Candidates`] is the pencil-mark state: a 9-bit mask per cell, the placed digits, and
+//!   one 81-bit cell set per digit, so a unit's places for a digit are one AND.
+//! - Each technique is a function from a state to the first [`Step`] it finds, or none;
+//!   one file per family (singles, intersections, subsets, fish, wings, uniqueness,
+//!   chains, forcing chains). A step is a plain value: technique, highlights, placements, eliminations
+//!   and rating; applying it is the caller's choice ([`Step::apply`]).
+//! - [`next_step`] follows SE's rule: at each step, take the easiest step available. It
+//!   tries the techniques from the lowest rating up and stops as soon as no later
+//!   technique could rate lower than the best step found (chains rate by length).
+//! - [`solve_logically`] applies steps until the grid is solved, no technique applies, or
+//!   the step budget is spent; a puzzle's rating is its hardest step.
+//!
+//! Every technique is sound for any position, except the uniqueness ones (unique
+//! rectangles, BUG+1), which assume the puzzle has exactly one solution.
+//!
+//! Ratings follow SE v1.2.1's base ratings; techniques SE lacks (finned fish, W-wing) are
+//! rated as the chains SE would find instead. The idea of SE's length modifier is in
+//! [`length_bonus`]; code of SE and its forks is LGPL and none of it is used here.
+
+// Cells, units and digits are numbers that index the tables, so loops over their ranges
+// read better than iterators over the tables.
+#![allow(clippy::needless_range_loop)]
+
+mod candidates;
+mod chains;
+mod fish;
+mod forcing;
+mod intersections;
+mod singles;
+mod step;
+mod subsets;
+mod uniqueness;
+mod wings;
+
+pub use candidates::{
+    ALL_CELLS, ALL_DIGITS, Candidates, CellSet, Contradiction, PEERS, UNIT_CELLS, UNIT_MASK, UNITS,
+    bit, box_of, cells_of, col_of, digits_of, row_of, units_of,
+};
+pub use step::{Rating, Step, Technique, length_bonus};
+
+use crate::sudoku::Grid;
+
+type Finder = fn(&Candidates) -> Option<Step>;
+
+/// The techniques in the order tried, each with the lowest rating it can give.
+const FINDERS: &[(u16, Finder)] = &[
+    (10, singles::last_value),
+    (12, |s| singles::hidden_single(s, true)),
+    (15, |s| singles::hidden_single(s, false)),
+    (17, |s| intersections::pointing(s, true)),
+    (19, |s| intersections::claiming(s, true)),
+    (20, |s| subsets::hidden(s, 2, true)),
+    (23, singles::naked_single),
+    (25, |s| subsets::hidden(s, 3, true)),
+    (26, |s| intersections::pointing(s, false)),
+    (28, |s| intersections::claiming(s, false)),
+    (30, |s| subsets::naked(s, 2)),
+    (32, |s| fish::fish(s, 2)),
+    (34, |s| subsets::hidden(s, 2, false)),
+    (36, |s| subsets::naked(s, 3)),
+    (38, |s| fish::fish(s, 3)),
+    (40, |s| subsets::hidden(s, 3, false)),
+    (42, wings::xy_wing),
+    (44, wings::xyz_wing),
+    (45, uniqueness::unique_rectangle),
+    (50, |s| subsets::naked(s, 4)),
+    (52, |s| fish::fish(s, 4)),
+    (54, |s| subsets::hidden(s, 4, false)),
+    (56, uniqueness::bug_plus_one),
+    (66, |s| fish::finned_fish(s, 2)),
+    (66, chains::x_chain),
+    (67, |s| fish::finned_fish(s, 3)),
+    (68, |s| fish::finned_fish(s, 4)),
+    (70, wings::w_wing),
+    (70, chains::aic),
+    (82, forcing::forcing_chains),
+];
+
+/// The easiest step available in `state` (SE's rule), or `None` when no technique
+/// applies or the position is visibly broken.
+pub fn next_step(state: &Candidates) -> Option<Step> {
+    if state.is_broken() {
+        return None;
+    }
+    let mut best: Option<Step> = None;
+    for &(floor, finder) in FINDERS {
+        if best.as_ref().is_some_and(|b| b.rating.0 <= floor) {
+            break;
+        }
+        if let Some(step) = finder(state) {
+            if best.as_ref().is_none_or(|b| step.rating < b.rating) {
+                best = Some(step);
+            }
+        }
+    }
+    best
+}
+
+/// What [`solve_logically`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogicalSolution {
+    /// The steps applied, in order.
+    pub steps: Vec<Step>,
+    /// True when the steps filled the grid.
+    pub solved: bool,
+    /// The rating of the hardest step (0.0 when no step was needed); the puzzle's SE-style
+    /// rating when `solved`.
+    pub hardest: Rating,
+    /// The position reached.
+    pub end: Candidates,
+}
+
+/// Applies the easiest step again and again until the grid is solved, no technique
+/// applies, or `step_budget` steps have been applied.
+///
+/// # Errors
+/// [`Contradiction`] when the givens clash.
+pub fn solve_logically(grid: &Grid, step_budget: usize) -> Result<LogicalSolution, Contradiction> {
+    let mut state = Candidates::from_grid(grid)?;
+    let mut steps = Vec::new();
+    let mut hardest = Rating(0);
+    while !state.is_solved() && steps.len() < step_budget {
+        let Some(step) = next_step(&state) else { break };
+        step.apply(&mut state);
+        hardest = hardest.max(step.rating);
+        steps.push(step);
+    }
+    Ok(LogicalSolution {
+        steps,
+        solved: state.is_solved(),
+        hardest,
+        end: state,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle_sets::{PROPER, every, spread};
+    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION, Solver, Verdict};
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn the_classic_puzzle_falls_to_singles() {
+        let grid = Grid::from_line(CLASSIC_PUZZLE).unwrap();
+        let solution = solve_logically(&grid, 200).unwrap();
+        assert!(solution.solved);
+        assert_eq!(solution.end.to_grid().to_line(), CLASSIC_SOLUTION);
+        assert!(solution.hardest <= Rating(23), "{}", solution.hardest);
+        assert_eq!(
+            solution.steps.len(),
+            grid.cells().iter().filter(|&&d| d == 0).count()
+        );
+    }
+
+    #[test]
+    fn the_step_budget_stops_the_solver() {
+        let grid = Grid::from_line(CLASSIC_PUZZLE).unwrap();
+        let solution = solve_logically(&grid, 3).unwrap();
+        assert_eq!(solution.steps.len(), 3);
+        assert!(!solution.solved);
+    }
+
+    #[test]
+    fn the_easiest_step_is_taken_first() {
+        // A row missing only its last digit is a last value (1.0), though hidden singles
+        // and naked singles are available too.
+        let grid = Grid::from_line(&format!("12345678.{}", ".".repeat(72))).unwrap();
+        let step = next_step(&Candidates::from_grid(&grid).unwrap()).unwrap();
+        assert_eq!(step.technique, Technique::LastValue);
+        assert_eq!(step.placements, [(8, 9)]);
+    }
+
+    #[test]
+    fn bug_plus_one_places_the_digit_of_the_one_trivalue_cell() {
+        // A 17-clue puzzle whose logical path reaches a BUG+1 position.
+        let line =
+            "................12..3.45.................63.417.2.................81..7.3.4...6..";
+        let grid = Grid::from_line(line).unwrap();
+        let Ok(Verdict::Unique(answer)) = Solver::default().analyze(&grid) else {
+            panic!("proper puzzle");
+        };
+        let mut state = Candidates::from_grid(&grid).unwrap();
+        let step = loop {
+            let step = next_step(&state).expect("the logic reaches the BUG");
+            if step.technique == Technique::Bug1 {
+                break step;
+            }
+            step.apply(&mut state);
+        };
+        // The position is a BUG but for r6c8: every other open cell is bivalue.
+        let trivalue: Vec<usize> = cells_of(state.open_cells())
+            .filter(|&c| state.mask(c).count_ones() != 2)
+            .collect();
+        assert_eq!(trivalue, [5 * 9 + 7]);
+        assert_eq!(state.mask(52).count_ones(), 3);
+        assert_eq!(step.placements, [(52, answer.cells()[52])]);
+    }
+
+    /// The puzzles of one proper set the corpus test reads: `LOGIC_CORPUS_STRIDE` sets the
+    /// stride; by default a few dozen spread over the set, so a debug run stays short.
+    fn sample(name: &str) -> Vec<Grid> {
+        match std::env::var("LOGIC_CORPUS_STRIDE") {
+            Ok(stride) => every(name, stride.parse().expect("LOGIC_CORPUS_STRIDE: a number")),
+            Err(_) => spread(name, 40),
+        }
+    }
+
+    #[test]
+    fn no_step_contradicts_the_solution_over_the_corpus() {
+        for name in PROPER {
+            let mut solved = 0;
+            let mut total = 0;
+            let mut hardest: BTreeMap<(Rating, &str), usize> = BTreeMap::new();
+            for grid in sample(name) {
+                let Ok(Verdict::Unique(answer)) = Solver::default().analyze(&grid) else {
+                    panic!("{name}: {grid:?} is not proper");
+                };
+                let answer = answer.cells();
+                let mut state = Candidates::from_grid(&grid).unwrap();
+                let mut worst: Option<Step> = None;
+                for _ in 0..400 {
+                    let Some(step) = next_step(&state) else { break };
+                    for &(cell, digit) in &step.placements {
+                        assert_eq!(answer[cell], digit, "{name}: {step}\n{state:?}");
+                    }
+                    for &(cell, digit) in &step.eliminations {
+                        assert_ne!(answer[cell], digit, "{name}: {step}\n{state:?}");
+                    }
+                    assert!(!step.placements.is_empty() || !step.eliminations.is_empty());
+                    step.apply(&mut state);
+                    if worst.as_ref().is_none_or(|w| step.rating > w.rating) {
+                        worst = Some(step);
+                    }
+                }
+                total += 1;
+                if state.is_solved() {
+                    solved += 1;
+                    let worst =
+                        worst.map_or((Rating(0), "none"), |w| (w.rating, w.technique.name()));
+                    *hardest.entry(worst).or_default() += 1;
+                } else {
+                    *hardest.entry((Rating(999), "stuck")).or_default() += 1;
+                }
+            }
+            println!("{name}: solved {solved} of {total}");
+            for ((rating, technique), count) in hardest {
+                println!("  {rating} {technique}: {count}");
+            }
+        }
+    }
+}
