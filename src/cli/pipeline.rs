@@ -243,6 +243,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
+    use std::sync::mpsc::RecvTimeoutError;
     use std::time::{Duration, Instant};
 
     fn count(n: usize) -> NonZeroUsize {
@@ -282,14 +283,19 @@ mod tests {
         let bound = Duration::from_secs(60);
         let (done, finished) = std::sync::mpsc::channel();
         let started = Instant::now();
-        std::thread::spawn(move || {
-            let _ = done.send(work());
+        let worker = std::thread::spawn(move || {
+            let result = work();
+            let _ = done.send(());
+            result
         });
-        let result = finished
-            .recv_timeout(bound)
-            .expect("the pipeline hung (or a worker died without a panic)");
+        // Disconnected, without a message, when `work` panicked: the join passes that on.
+        if let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(bound) {
+            panic!("still running {bound:?} later: the pipeline hung");
+        }
         eprintln!("ran in {:?} (hang bound {bound:?})", started.elapsed());
-        result
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     }
 
     #[test]
