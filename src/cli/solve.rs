@@ -339,7 +339,6 @@ fn solve_input(
 
 /// Raw input lines, numbered from 1, up to [`BLOCK_LINES`] of them: `text` holds them one
 /// after another, `lines` the number of each and where it ends in `text`.
-#[derive(Default)]
 struct Block {
     text: Vec<u8>,
     lines: Vec<(u64, usize)>,
