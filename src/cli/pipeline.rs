@@ -10,8 +10,9 @@
 //! chunk), and long-lived workers fed by one thread through channels (1.50-1.67x: it slept
 //! and woke up for every block, 2,900 context switches). A rayon pool solving 256 blocks
 //! at a time (`par_iter`, then writing them) took 3-5% more CPU and 1.2-1.6 MB more memory,
-//! and wrote nothing until a whole chunk was solved: a closed output was noticed only a
-//! chunk later, and one slow block idled the other cores at the end of every chunk.
+//! and writes nothing until a whole chunk is solved: a closed output is noticed only a
+//! chunk later (the failed-write test failed on it), and a slow block leaves the other
+//! cores idle until its chunk ends.
 
 use std::collections::VecDeque;
 use std::io;
