@@ -1,15 +1,12 @@
 //! The `solve` command as a real process: files, stdin, malformed lines, JSON Lines, exit codes.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use sudoku_service::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
-const PUZZLE: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const SOLUTION: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 /// Valid givens, no solution: row 0 must end in 9, but column 8 holds a 9.
 const DEAD_END: &str =
     "12345678........................................................................9";
@@ -52,9 +49,9 @@ fn text(bytes: &[u8]) -> String {
 
 fn puzzle_file() -> tempfile_path::TempFile {
     let empty = ".".repeat(81);
-    let zeros = PUZZLE.replace('.', "0");
+    let zeros = CLASSIC_PUZZLE.replace('.', "0");
     tempfile_path::TempFile::with_contents(&format!(
-        "# a comment\n{PUZZLE}\n\n{zeros}\r\nnot a puzzle\n{DEAD_END}\n{empty}\n"
+        "# a comment\n{CLASSIC_PUZZLE}\n\n{zeros}\r\nnot a puzzle\n{DEAD_END}\n{empty}\n"
     ))
 }
 
@@ -74,8 +71,8 @@ fn solve_prints_one_line_per_puzzle_and_flags_the_malformed_one() {
     let stdout = text(&output.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 5, "{stdout}");
-    assert_eq!(lines[0], SOLUTION);
-    assert_eq!(lines[1], SOLUTION);
+    assert_eq!(lines[0], CLASSIC_SOLUTION);
+    assert_eq!(lines[1], CLASSIC_SOLUTION);
     assert_eq!(lines[2], "invalid");
     assert_eq!(lines[3], "none");
     assert_eq!(lines[4].len(), 81, "the empty grid gets some solution");
@@ -118,7 +115,7 @@ fn json_lines_carry_line_numbers_statuses_and_errors() {
             (7, "multiple")
         ]
     );
-    assert_eq!(records[0]["solution"], SOLUTION);
+    assert_eq!(records[0]["solution"], CLASSIC_SOLUTION);
     assert!(records[2]["solution"].is_null());
     assert_eq!(records[2]["error"], "expected 81 cells, found 12");
     assert!(records[3]["solution"].is_null());
@@ -127,9 +124,9 @@ fn json_lines_carry_line_numbers_statuses_and_errors() {
 
 #[test]
 fn solve_reads_stdin_when_no_file_is_given_and_exits_0_when_all_parse() {
-    let output = run_with_stdin(&["solve"], &format!("{PUZZLE}\n{DEAD_END}\n"));
+    let output = run_with_stdin(&["solve"], &format!("{CLASSIC_PUZZLE}\n{DEAD_END}\n"));
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(text(&output.stdout), format!("{SOLUTION}\nnone\n"));
+    assert_eq!(text(&output.stdout), format!("{CLASSIC_SOLUTION}\nnone\n"));
 }
 
 #[test]
@@ -146,14 +143,14 @@ fn output_keeps_input_order_across_threads() {
     // Alternate two different puzzles so any reordering shows; more lines than one chunk.
     let mut input = String::new();
     for i in 0..9_000 {
-        input.push_str(if i % 2 == 0 { PUZZLE } else { DEAD_END });
+        input.push_str(if i % 2 == 0 { CLASSIC_PUZZLE } else { DEAD_END });
         input.push('\n');
     }
     let output = run_with_stdin(&["solve", "--threads", "4"], &input);
     assert_eq!(output.status.code(), Some(0));
     let stdout = text(&output.stdout);
     for (i, line) in stdout.lines().enumerate() {
-        let expected = if i % 2 == 0 { SOLUTION } else { "none" };
+        let expected = if i % 2 == 0 { CLASSIC_SOLUTION } else { "none" };
         assert_eq!(line, expected, "line {i}");
     }
     assert_eq!(stdout.lines().count(), 9_000);
@@ -161,39 +158,57 @@ fn output_keeps_input_order_across_threads() {
 
 #[test]
 fn closing_the_output_stops_the_run() {
-    // Easy puzzles, then 8,192 slow ones, which would take minutes to solve: the reader
-    // goes away (`| head -1`) while the easy answers are still being written.
-    let mut input = String::new();
-    for puzzle in [PUZZLE, SLOW] {
-        for _ in 0..8192 {
-            input.push_str(puzzle);
-            input.push('\n');
-        }
-    }
+    // Endless input: easy puzzles, then slow ones for ever. The run can only end because the
+    // reader went away (`| head -1`) while the easy answers were still being written.
     let mut child = spawn(&["solve", "--threads", "2"]);
     let mut stdin = child.stdin.take().unwrap();
-    // The child may exit before it has read everything: a failed write here is expected.
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()).is_ok());
+    let feeder = std::thread::spawn(move || {
+        let easy = format!("{CLASSIC_PUZZLE}\n").repeat(8192);
+        let slow = format!("{SLOW}\n").repeat(64);
+        std::iter::once(&easy)
+            .chain(std::iter::repeat(&slow))
+            .find_map(|text| stdin.write_all(text.as_bytes()).err())
+    });
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
-    assert_eq!(first.trim_end(), SOLUTION);
+    assert_eq!(first.trim_end(), CLASSIC_SOLUTION);
     drop(stdout);
     let closed = Instant::now();
+    // Only a hang reaches the bound: stopping takes about one slow puzzle, well under a
+    // second in a debug build, and how long it took is printed (`--nocapture`).
+    let bound = Duration::from_secs(60);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if closed.elapsed() > Duration::from_secs(60) {
+        if closed.elapsed() > bound {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("still solving 60 s after its output was closed");
+            panic!("still solving {bound:?} after its output was closed");
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     };
+    eprintln!(
+        "stopped {:?} after its output was closed (hang bound {bound:?})",
+        closed.elapsed()
+    );
     // A closed pipe is how `| head` ends a run: quietly, and not as a failure.
     assert!(status.success(), "{status}");
-    feeder.join().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(stderr, "", "no summary, no error");
+    let unread = feeder.join().unwrap().expect("the input never ends");
+    assert_eq!(
+        unread.kind(),
+        std::io::ErrorKind::BrokenPipe,
+        "the child closed its input by exiting"
+    );
 }
 
 /// A file in the system temp folder, removed when dropped.

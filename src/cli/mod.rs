@@ -1,6 +1,7 @@
 //! The command line: `serve` (the default), `solve`, and `healthcheck`.
 
 pub mod healthcheck;
+mod pipeline;
 pub mod solve;
 
 use clap::{Parser, Subcommand};
