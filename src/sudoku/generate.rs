@@ -10,7 +10,7 @@
 //!    ([`Solver`] counts up to two), otherwise put back. Every orbit is tried once: an
 //!    orbit that could not go then cannot go later either, since fewer clues never mean
 //!    fewer solutions, so the result is minimal (see [`GenerateOptions::minimal`]).
-//! 3. The puzzle is graded ([`crate::sudoku::grade`]).
+//! 3. The puzzle is graded ([`grade`](mod@crate::sudoku::grade)).
 //!
 //! When a difficulty is asked for and the attempt's grade is another, the next attempt
 //! starts from the next seed, [`next_seed`] of this one, until one matches, the attempts
@@ -202,7 +202,7 @@ pub struct Generated {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
     /// Every attempt allowed was made.
-    #[error("no {difficulty} puzzle within the budget of {attempts} attempts")]
+    #[error("no {difficulty} puzzle within the budget of {attempts} {}", attempts_word(*attempts))]
     OutOfAttempts {
         /// The difficulty asked for.
         difficulty: Difficulty,
@@ -210,13 +210,20 @@ pub enum GenerateError {
         attempts: u32,
     },
     /// The caller's callback said to stop.
-    #[error("no {difficulty} puzzle within the budget: stopped after {attempts} attempts")]
+    #[error(
+        "no {difficulty} puzzle within the budget: stopped after {attempts} {}",
+        attempts_word(*attempts)
+    )]
     Stopped {
         /// The difficulty asked for.
         difficulty: Difficulty,
         /// Attempts made.
         attempts: u32,
     },
+}
+
+fn attempts_word(attempts: u32) -> &'static str {
+    if attempts == 1 { "attempt" } else { "attempts" }
 }
 
 /// The seed of the attempt after the one from `seed`: SplitMix64's step (Steele, Lea and
