@@ -6,7 +6,7 @@
 //! - [`http`]: the axum adapter: router, wire formats of a board, handlers, errors.
 //! - [`server`]: binding, serving and graceful shutdown; [`telemetry`]: logging.
 //! - [`config`]: server settings from flags and environment variables.
-//! - [`cli`]: the command line (`serve`, `solve`).
+//! - [`cli`]: the command line (`serve`, `solve`, `grade`, `generate`, `healthcheck`).
 //! - [`puzzle_sets`]: the committed puzzle sets, read by the tests, benches and examples.
 //!
 //! Dependencies point one way: `sudoku` <- `http` <- `server` <- `main.rs`.

@@ -37,7 +37,7 @@ use super::grade::{DEFAULT_STEP_BUDGET, Difficulty, Grade, grade_unique, solves_
 use super::{CELLS, Grid, Solver};
 
 /// Attempts [`GenerateOptions::default`] allows per puzzle.
-pub const DEFAULT_MAX_ATTEMPTS: u32 = 1_000;
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 10_000;
 
 /// Which cells must hold a clue together: every clue's image under the symmetry is a clue
 /// too. Cells are `(row, column)`, 0-based, `(0, 0)` top left.
