@@ -187,11 +187,22 @@ fn a_difficulty_not_found_within_the_attempts_exits_1_and_says_which() {
     ]);
     assert_eq!(output.status.code(), Some(1));
     let stderr = text(&output.stderr);
-    assert!(
-        stderr.contains("(seed 0): no extreme puzzle within the budget of 1 attempt"),
-        "{stderr}"
-    );
+    let missed: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.ends_with(": no extreme puzzle within the budget of 1 attempt"))
+        .collect();
+    assert!(!missed.is_empty(), "{stderr}");
+    for line in &missed {
+        // `puzzle I (seed S)`, and puzzle i's seed is S + i with S = 0.
+        let words: Vec<&str> = line.split([' ', '(', ')', ':']).collect();
+        assert_eq!(
+            (words[0], words[1], words[3]),
+            ("puzzle", words[4], "seed"),
+            "{line}"
+        );
+    }
     let found = text(&output.stdout).lines().count();
+    assert_eq!(found + missed.len(), 20, "{stderr}");
     assert!(stderr.contains(&format!("{found} puzzles")), "{stderr}");
     assert!(
         stderr.contains(&format!("not found {}", 20 - found)),

@@ -295,7 +295,7 @@ mod tests {
             .iter()
             .filter(|r| r.get("error").is_some())
             .collect();
-        assert!(!missed.is_empty() && missed.len() < 40, "{out}");
+        assert!(!missed.is_empty(), "{out}");
         for record in &missed {
             assert_eq!(
                 record["error"],

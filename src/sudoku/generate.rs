@@ -22,7 +22,7 @@
 //! every release of a minor version. Every number drawn is a `u32`, mapped to a range by
 //! rejection (no modulo bias, nothing that depends on the word size); nothing iterates a
 //! hash map. The solver is asked only whether a puzzle is unique, an answer that does not
-//! depend on how it searches. So one attempt's puzzle depends on its seed, the symmetry and
+//! depend on how it searches (within a guess budget no 9x9 puzzle comes near). So one attempt's puzzle depends on its seed, the symmetry and
 //! the options alone, on every machine and release. Which attempt is accepted for a
 //! difficulty depends on the grades, so a change to a technique's rating can change the
 //! puzzle a seed gives for a difficulty; the golden test in this file says when it does.
@@ -250,6 +250,8 @@ pub fn generate(
 ) -> Result<Generated, GenerateError> {
     let mut seed = options.seed;
     let max_attempts = options.max_attempts.max(1);
+    // Only an attempt with a difficulty can be turned down, so only then is there a second
+    // attempt, and an error: the `Extreme` below is never reported.
     for attempt in 1..=max_attempts {
         if attempt > 1 && !keep_going() {
             return Err(GenerateError::Stopped {
