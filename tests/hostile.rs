@@ -708,11 +708,13 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         "/s%C3%B6lve",
         "/..%2Fsolve",
     ];
+    let routes = documented_routes();
+    assert_eq!(routes.len(), 7, "{routes:?}");
     let mut cases = Vec::new();
     for method in &methods {
-        for path in sudoku_service::http::ROUTES.iter().chain(&unknown) {
-            let posts = matches!(*path, "/solve" | "/solve/batch" | "/validate");
-            let known = sudoku_service::http::ROUTES.contains(path);
+        for path in routes.iter().map(String::as_str).chain(unknown) {
+            let posts = matches!(path, "/solve" | "/solve/batch" | "/validate");
+            let known = routes.iter().any(|route| route == path);
             let name = format!("{method} {path}");
             let case = Case::new(name, method.clone(), path);
             let case = if *method == Method::OPTIONS {

@@ -9,7 +9,6 @@ use axum::http::{Method, StatusCode};
 use common::*;
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
-use sudoku_service::http::{AppState, router_with_state};
 use sudoku_service::sudoku::{Grid, is_solved};
 
 #[tokio::test]
@@ -393,9 +392,7 @@ async fn unknown_paths_and_wrong_methods_are_problems() {
 
 #[tokio::test]
 async fn health_readiness_spec_and_metrics_answer() {
-    let config = Config::default();
-    let state = AppState::new(&config);
-    let app = router_with_state(&config, state.clone());
+    let (app, state) = app_and_state(&Config::default());
     let health = call(&app, Method::GET, "/healthz", None, Body::empty()).await;
     assert_eq!(
         (health.status, health.body.clone()),
@@ -422,7 +419,7 @@ async fn health_readiness_spec_and_metrics_answer() {
         assert!(text.contains(needle), "metrics lack {needle:?}:\n{text}");
     }
 
-    state.set_not_ready();
+    state.readiness.set_not_ready();
     let draining = call(&app, Method::GET, "/readyz", None, Body::empty()).await;
     assert_eq!(draining.status, StatusCode::SERVICE_UNAVAILABLE);
     let alive = call(&app, Method::GET, "/healthz", None, Body::empty()).await;
@@ -487,15 +484,15 @@ async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
         max_queued_solves: 0,
         ..Config::default()
     };
-    let state = AppState::new(&config);
-    let app = router_with_state(&config, state.clone());
+    let (app, state) = app_and_state(&config);
     let (release, wait) = std::sync::mpsc::channel::<()>();
     let (started, is_started) = tokio::sync::oneshot::channel();
     let blocker = tokio::spawn({
         let state = state.clone();
         async move {
             state
-                .run_solver(move |_| {
+                .pool
+                .run(move |_| {
                     let _ = started.send(());
                     let _ = wait.recv_timeout(Duration::from_secs(10));
                 })
@@ -535,13 +532,13 @@ async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
 
 #[tokio::test]
 async fn a_panicking_solve_is_a_500_problem_and_the_service_keeps_serving() {
-    let config = Config::default();
-    let state = AppState::new(&config);
-    let app = router_with_state(&config, state.clone());
+    let (app, state) = app_and_state(&Config::default());
     let failed = state
-        .run_solver(|_| -> u8 { panic!("forced panic inside a solve") })
+        .pool
+        .run(|_| -> u8 { panic!("forced panic inside a solve") })
         .await
         .unwrap_err();
+    let failed = sudoku_service::http::ApiError::from(failed);
     assert_eq!(failed.status(), StatusCode::INTERNAL_SERVER_ERROR);
     assert_eq!(failed.code(), "internal");
     let answer = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;

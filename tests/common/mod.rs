@@ -7,6 +7,7 @@ use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::response::Response;
 use serde_json::Value;
 use sudoku_service::config::Config;
+use sudoku_service::http::{AppState, router};
 use tower::ServiceExt;
 
 /// The classic puzzle from Wikipedia's Sudoku article, and its solution.
@@ -28,7 +29,27 @@ pub fn app() -> Router {
 
 /// The router with the given settings.
 pub fn app_with(config: &Config) -> Router {
-    sudoku_service::http::router(config).0
+    app_and_state(config).0
+}
+
+/// The router with the given settings, and its state (to reach the pool or readiness).
+pub fn app_and_state(config: &Config) -> (Router, AppState) {
+    let state = AppState::new(config);
+    (router(state.clone()), state)
+}
+
+/// Every path `openapi.yaml` documents, read from its `paths:` section.
+pub fn documented_routes() -> Vec<String> {
+    let spec = include_str!("../../openapi.yaml");
+    let (_, paths) = spec
+        .split_once("\npaths:\n")
+        .expect("openapi.yaml has a paths section");
+    paths
+        .lines()
+        .take_while(|line| line.is_empty() || line.starts_with(' '))
+        .filter_map(|line| line.strip_prefix("  /"))
+        .map(|rest| format!("/{}", rest.trim_end().trim_end_matches(':')))
+        .collect()
 }
 
 /// An answer, with the body parsed as JSON when it is JSON (else `Value::String`).

@@ -1,4 +1,4 @@
-//! The wire formats of a board, and answering in the form the caller used.
+//! The three wire forms of a board, read into a [`Grid`] and written back in the caller's form.
 //!
 //! A board arrives as an 81-character string, a 9x9 array of one-character strings
 //! (LeetCode's `char[][]`), or a 9x9 array of integers (`0` or `null` empty). Errors point
@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::sudoku::{CELLS, Conflict, Grid, ParseError, cell_value};
+use crate::sudoku::{CELLS, Grid, ParseError, cell_value};
 
 /// The form a board came in, which is the form its answer goes back in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,55 +269,11 @@ pub fn render(grid: &Grid, format: BoardFormat) -> Value {
     }
 }
 
-/// A cell on the wire: 0-based row and column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct CellRef {
-    /// 0-based row.
-    pub row: usize,
-    /// 0-based column.
-    pub col: usize,
-}
-
-/// A conflict on the wire.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ConflictBody {
-    /// `row`, `column` or `box`.
-    pub unit: &'static str,
-    /// Which unit, 0..8 (boxes row-major from the top-left).
-    pub index: usize,
-    /// The repeated digit.
-    pub digit: u8,
-    /// The cells holding it.
-    pub cells: Vec<CellRef>,
-}
-
-impl From<&Conflict> for ConflictBody {
-    fn from(conflict: &Conflict) -> Self {
-        ConflictBody {
-            unit: conflict.unit.name(),
-            index: conflict.index,
-            digit: conflict.digit,
-            cells: conflict
-                .cells
-                .iter()
-                .map(|&(row, col)| CellRef { row, col })
-                .collect(),
-        }
-    }
-}
-
-/// Converts the core's conflicts to their wire form.
-pub fn conflict_bodies(conflicts: &[Conflict]) -> Vec<ConflictBody> {
-    conflicts.iter().map(ConflictBody::from).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::CLASSIC_PUZZLE as LINE;
     use serde_json::json;
-
-    const LINE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn digits_rows() -> Value {
         render(&Grid::from_line(LINE).unwrap(), BoardFormat::Digits)
