@@ -118,7 +118,7 @@ impl Answer {
         }
         if body["status"] != status
             || body["type"] != format!("urn:sudoku-service:problem:{code}")
-            || !body["title"].as_str().is_some_and(|t| !t.is_empty())
+            || body["title"].as_str().is_none_or(str::is_empty)
         {
             return Some("a malformed problem object".into());
         }
