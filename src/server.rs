@@ -36,6 +36,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let state = AppState::new(config);
     let readiness = std::sync::Arc::clone(&state.readiness);
+    let head_timeout = state.limits.request_timeout.max(Duration::from_secs(1));
     let app = router(state);
     let delay = std::time::Duration::from_secs(config.shutdown_delay);
     let shutdown = async move {
@@ -47,7 +48,6 @@ pub async fn serve(
         }
         tracing::info!("shutting down: finishing in-flight requests");
     };
-    let head_timeout = config.request_timeout().max(Duration::from_secs(1));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
