@@ -406,7 +406,7 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
 
 /// Norvig's "hard1" (from "Solving Every Sudoku Puzzle") is not a proper puzzle: it has
 /// many solutions. Proving there are two took this solver about 92,000 guesses until it
-/// learnt to branch on configurations, and about 30-60 since; it stays here as the input
+/// learnt to branch on configurations, and about 60 since; it stays here as the input
 /// that was once the slowest, now held to [`EASY`]. The slowest known now is a sparse
 /// board found by a random search (`common::SLOW`).
 #[tokio::test]
