@@ -4,6 +4,7 @@ pub mod board;
 pub mod error;
 pub mod extract;
 pub mod metrics;
+pub mod page;
 pub mod routes;
 pub mod state;
 
