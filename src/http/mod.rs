@@ -62,6 +62,7 @@ pub fn router_with_state(config: &Config, state: AppState) -> Router {
         .route("/readyz", get(routes::readyz))
         .route("/metrics", get(metrics::export))
         .route("/openapi.yaml", get(routes::openapi))
+        .merge(page::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(config.body_limit))
         .layer(middleware::from_fn_with_state(state.clone(), deadline))
