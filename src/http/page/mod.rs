@@ -18,13 +18,14 @@ use axum::routing::get;
 use tower_http::compression::CompressionLayer;
 
 /// The policy of every response here. No `'unsafe-inline'` anywhere: the page has no inline
-/// script, no inline style and no `style` attribute, and Trusted Types forbid HTML sinks, so
-/// an injected string can never become markup. `connect-src 'self'`: the page calls only
-/// the API that served it.
+/// script, no inline style and no `style` attribute. Trusted Types turn every HTML and
+/// script sink into an error, so an injected string can never become markup or code; the
+/// one policy, `playground`, lets through a single script URL, the service worker's.
+/// `connect-src 'self'`: the page calls only the API that served it.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
     style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; \
     worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; \
-    frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types 'none'";
+    frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types playground";
 
 /// Browsers revalidate on every use (the URLs carry no version), which costs one 304; the
 /// service worker makes the page load without even that once it is installed.
