@@ -697,7 +697,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         custom,
     ];
     let unknown = [
-        "/",
+        "/index.html",
         "/nowhere",
         "/solve/",
         "/SOLVE",
@@ -708,11 +708,17 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         "/s%C3%B6lve",
         "/..%2Fsolve",
     ];
+    // The playground's page and assets answer GET like the API's GET routes.
+    let page: Vec<&str> = sudoku_service::http::page::paths().collect();
     let mut cases = Vec::new();
     for method in &methods {
-        for path in sudoku_service::http::ROUTES.iter().chain(&unknown) {
+        for path in sudoku_service::http::ROUTES
+            .iter()
+            .chain(&page)
+            .chain(&unknown)
+        {
             let posts = matches!(*path, "/solve" | "/solve/batch" | "/validate");
-            let known = sudoku_service::http::ROUTES.contains(path);
+            let known = sudoku_service::http::ROUTES.contains(path) || page.contains(path);
             let name = format!("{method} {path}");
             let case = Case::new(name, method.clone(), path);
             let case = if *method == Method::OPTIONS {
@@ -736,7 +742,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
             cases.push(case);
         }
     }
-    assert_eq!(cases.len(), 170);
+    assert_eq!(cases.len(), 10 * (7 + page.len() + 10));
     run_all(&cases).await;
 }
 
