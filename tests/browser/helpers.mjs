@@ -68,11 +68,12 @@ export async function openPage(browser, options = {}, url = baseUrl()) {
     if (!allowed.some((pattern) => pattern.test(text))) problems.push(`console: ${text}`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  await page.goto(`${url}/`);
+  const response = await page.goto(`${url}/`);
   await page.waitForSelector('html[data-ready="true"]');
   return {
     context,
     page,
+    response,
     problems,
     allow: (pattern) => allowed.push(pattern),
   };

@@ -45,6 +45,12 @@ const NAKED_SINGLE = {
 const OTHER_PUZZLE =
   '..9748...7.........2.1.9.....7...24..64.1.59..98...3.....8.3.2.........6...2759..';
 
+/**
+ * For tests that stub a route with page.route: a service worker may take requests before
+ * page.route sees them, so these pages run without one (Playwright's advice).
+ */
+const STUBBING = { serviceWorkers: 'block' };
+
 let browser;
 let pages = [];
 
@@ -72,7 +78,17 @@ async function closeAll() {
 
 describe('the playground', () => {
   test('loads with the example, one grid of 81 cells, and no console error', TEST_TIMEOUT, async () => {
-    const { page } = await open();
+    const { page, response } = await open();
+    const headers = response.headers();
+    assert.match(headers['content-security-policy'], /default-src 'self'/);
+    assert.equal(headers['content-encoding'], 'gzip', 'Chromium asks for gzip and gets it');
+    const sizes = await page.evaluate(() =>
+      performance.getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('/app.js'))
+        .map((entry) => [entry.encodedBodySize, entry.decodedBodySize]),
+    );
+    assert.equal(sizes.length, 1);
+    assert.ok(sizes[0][0] < sizes[0][1], `app.js not compressed on the wire: ${sizes[0]}`);
     assert.equal(await page.title(), 'Sudoku playground · sudoku-service');
     assert.equal(await page.locator('[role="grid"] [role="row"]').count(), 9);
     assert.equal(await page.locator('[role="gridcell"]').count(), 81);
@@ -204,7 +220,7 @@ describe('the playground', () => {
   });
 
   test('hint rendering, with POST /hint stubbed by page.route (the server has no /hint yet)', TEST_TIMEOUT, async () => {
-    const { page } = await open();
+    const { page } = await open(STUBBING);
     let sent;
     await page.route('**/hint', (route) => {
       sent = route.request().postDataJSON();
@@ -233,7 +249,7 @@ describe('the playground', () => {
   });
 
   test('a failing /hint shows its problem detail, with POST /hint stubbed by page.route', TEST_TIMEOUT, async () => {
-    const { page, allow } = await open();
+    const { page, allow } = await open(STUBBING);
     allow(/status of 503.*\/hint\)$/);
     await page.route('**/hint', (route) =>
       route.fulfill({
@@ -254,7 +270,7 @@ describe('the playground', () => {
   });
 
   test('new puzzle rendering, with GET /generate stubbed by page.route (the server has no /generate yet)', TEST_TIMEOUT, async () => {
-    const { page } = await open();
+    const { page } = await open(STUBBING);
     let asked;
     await page.route('**/generate?*', (route) => {
       asked = new URL(route.request().url());
@@ -374,7 +390,7 @@ describe('the playground', () => {
 
   for (const colorScheme of ['light', 'dark']) {
     test(`accessibility: no serious or critical axe violation, ${colorScheme} mode`, TEST_TIMEOUT, async () => {
-      const { page } = await open({ colorScheme });
+      const { page } = await open({ ...STUBBING, colorScheme });
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       const [r, g, b] = background.match(/\d+/g).map(Number);
       const dark = r + g + b < 3 * 64;

@@ -4,7 +4,8 @@
 //
 // The server stamps VERSION with a hash of the other files, so a changed page means a
 // changed worker: the browser installs it, it fetches every file afresh, and the old
-// cache is dropped once it takes over.
+// cache is dropped once it takes over. A page already open keeps the files it loaded with
+// until it is reloaded.
 
 const VERSION = '__ASSETS_VERSION__';
 const CACHE = `playground-${VERSION}`;
