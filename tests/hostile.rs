@@ -720,7 +720,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         custom,
     ];
     let unknown = [
-        "/",
+        "/index.html",
         "/nowhere",
         "/solve/",
         "/SOLVE",
@@ -733,11 +733,19 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
     ];
     let routes = documented_routes();
     assert_eq!(routes.len(), 7, "{routes:?}");
+    // The playground's page and assets answer GET like the API's GET routes.
+    let page: Vec<&str> = sudoku_service::http::page::paths().collect();
+    assert!(page.contains(&"/"), "{page:?}");
     let mut cases = Vec::new();
     for method in &methods {
-        for path in routes.iter().map(String::as_str).chain(unknown) {
+        for path in routes
+            .iter()
+            .map(String::as_str)
+            .chain(page.iter().copied())
+            .chain(unknown)
+        {
             let posts = matches!(path, "/solve" | "/solve/batch" | "/validate");
-            let known = routes.iter().any(|route| route == path);
+            let known = routes.iter().any(|route| route == path) || page.contains(&path);
             let name = format!("{method} {path}");
             let case = Case::new(name, method.clone(), path);
             let case = if *method == Method::OPTIONS {
@@ -761,7 +769,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
             cases.push(case);
         }
     }
-    assert_eq!(cases.len(), 170);
+    assert_eq!(cases.len(), 10 * (7 + page.len() + 10));
     run_all(&cases).await;
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Dependencies between the files point one way (none imports this file's items):
 //! - [`wire`]: the bodies, on [`crate::sudoku`] only;
-//! - [`metrics`] and [`readiness`]: on nothing here;
+//! - [`metrics`], [`readiness`] and [`page`] (the playground): on nothing here;
 //! - [`pool`]: the solver slots, on `metrics`;
 //! - [`error`]: [`ApiError`], on `wire` and `pool`; [`extract`]: the JSON body, on `error`;
 //! - [`state`]: [`AppState`], the container of `pool`, `metrics`, `readiness` and limits;
@@ -14,6 +14,7 @@ pub mod extract;
 mod handler;
 mod layer;
 pub mod metrics;
+pub mod page;
 pub mod pool;
 pub mod readiness;
 pub mod state;
@@ -52,6 +53,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(handler::readyz))
         .route("/metrics", get(metrics::export))
         .route("/openapi.yaml", get(handler::openapi))
+        .merge(page::router())
         .fallback(handler::not_found)
         .layer(DefaultBodyLimit::max(limits.body))
         .layer(middleware::from_fn_with_state(limits, layer::deadline))
@@ -79,13 +81,14 @@ pub fn router(state: AppState) -> Router {
 #[cfg(test)]
 mod tests {
     /// Every file of the HTTP layer, by module path, with its source.
-    const FILES: [(&str, &str); 13] = [
+    const FILES: [(&str, &str); 14] = [
         ("http", include_str!("mod.rs")),
         ("http::error", include_str!("error.rs")),
         ("http::extract", include_str!("extract.rs")),
         ("http::handler", include_str!("handler.rs")),
         ("http::layer", include_str!("layer.rs")),
         ("http::metrics", include_str!("metrics.rs")),
+        ("http::page", include_str!("page/mod.rs")),
         ("http::pool", include_str!("pool.rs")),
         ("http::readiness", include_str!("readiness.rs")),
         ("http::state", include_str!("state.rs")),
