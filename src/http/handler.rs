@@ -22,7 +22,7 @@ use crate::sudoku::{Verdict, find_conflicts};
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 
 /// `POST /solve`: the solution in the caller's form, or 422 when there is none.
-pub async fn solve(
+pub(super) async fn solve(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<SolveResponse>, ApiError> {
@@ -44,7 +44,7 @@ fn solved(board: &Board, verdict: Verdict) -> Result<SolveResponse, ApiError> {
 
 /// `POST /solve/batch`: many boards at once, solved across all solver slots; each board
 /// gets the answer `/solve` would have given it, in request order.
-pub async fn solve_batch(
+pub(super) async fn solve_batch(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BatchRequest>,
 ) -> Result<Json<BatchResponse>, ApiError> {
@@ -78,7 +78,7 @@ pub async fn solve_batch(
 }
 
 /// `POST /validate`: what the board is, for any well-formed board.
-pub async fn validate(
+pub(super) async fn validate(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
@@ -88,12 +88,14 @@ pub async fn validate(
 }
 
 /// `GET /healthz`: the process is alive.
-pub async fn healthz() -> Json<StatusBody> {
+pub(super) async fn healthz() -> Json<StatusBody> {
     Json(StatusBody { status: "ok" })
 }
 
 /// `GET /readyz`: ready to take traffic; 503 once shutdown has begun.
-pub async fn readyz(State(readiness): State<Arc<Readiness>>) -> Result<Json<StatusBody>, ApiError> {
+pub(super) async fn readyz(
+    State(readiness): State<Arc<Readiness>>,
+) -> Result<Json<StatusBody>, ApiError> {
     if readiness.is_ready() {
         Ok(Json(StatusBody { status: "ready" }))
     } else {
@@ -102,7 +104,7 @@ pub async fn readyz(State(readiness): State<Arc<Readiness>>) -> Result<Json<Stat
 }
 
 /// `GET /openapi.yaml`: the API contract.
-pub async fn openapi() -> Response {
+pub(super) async fn openapi() -> Response {
     (
         [(
             header::CONTENT_TYPE,
@@ -114,6 +116,6 @@ pub async fn openapi() -> Response {
 }
 
 /// Any path that is not a route.
-pub async fn not_found(request: Request) -> ApiError {
+pub(super) async fn not_found(request: Request) -> ApiError {
     ApiError::NotFound(request.uri().path().to_owned())
 }

@@ -15,10 +15,10 @@ use super::extract::BodyLimit;
 use super::state::{CorsOrigins, Limits};
 
 /// The header that carries a request's id, taken from the client or made up.
-pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+pub(super) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The span every request's log lines belong to.
-pub fn request_span(request: &Request<Body>) -> tracing::Span {
+pub(super) fn request_span(request: &Request<Body>) -> tracing::Span {
     let id = request
         .headers()
         .get(&REQUEST_ID)
@@ -34,7 +34,7 @@ pub fn request_span(request: &Request<Body>) -> tracing::Span {
 
 /// Logs each request once, inside its span: probes and scrapes at DEBUG (they come every
 /// few seconds from every orchestrator), everything else at INFO.
-pub async fn log_request(request: Request, next: Next) -> Response {
+pub(super) async fn log_request(request: Request, next: Next) -> Response {
     let started = std::time::Instant::now();
     let quiet = matches!(request.uri().path(), "/healthz" | "/readyz" | "/metrics");
     let response = next.run(request).await;
@@ -51,7 +51,7 @@ pub async fn log_request(request: Request, next: Next) -> Response {
 
 /// A client's `x-request-id` is kept only when it is usable in logs: 1 to 128 visible
 /// ASCII characters. Otherwise a fresh id is made, as if none had been sent.
-pub async fn drop_unusable_request_id(mut request: Request) -> Request {
+pub(super) async fn drop_unusable_request_id(mut request: Request) -> Request {
     let usable = request.headers().get(&REQUEST_ID).map(|id| {
         let bytes = id.as_bytes();
         !bytes.is_empty() && bytes.len() <= 128 && bytes.iter().all(u8::is_ascii_graphic)
@@ -64,7 +64,7 @@ pub async fn drop_unusable_request_id(mut request: Request) -> Request {
 
 /// CORS for browsers: the configured origins, our methods and headers, and the headers a
 /// page may read (the request id, and `Retry-After` of a shed answer).
-pub fn cors(origins: &CorsOrigins) -> CorsLayer {
+pub(super) fn cors(origins: &CorsOrigins) -> CorsLayer {
     let origins = match origins {
         CorsOrigins::Any => AllowOrigin::from(Any),
         CorsOrigins::Only(list) => AllowOrigin::list(list.iter().cloned()),
@@ -79,7 +79,11 @@ pub fn cors(origins: &CorsOrigins) -> CorsLayer {
 
 /// Bounds the whole request, reading the body included, so slow clients let go of their
 /// solver slot and connection; puts the body limit where error messages can quote it.
-pub async fn deadline(State(limits): State<Limits>, mut request: Request, next: Next) -> Response {
+pub(super) async fn deadline(
+    State(limits): State<Limits>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     request.extensions_mut().insert(BodyLimit(limits.body));
     match tokio::time::timeout(limits.request_timeout, next.run(request)).await {
         Ok(response) => response,
@@ -89,7 +93,7 @@ pub async fn deadline(State(limits): State<Limits>, mut request: Request, next: 
 
 /// Turns the bodiless error answers axum makes itself (405, for one) into problem+json,
 /// keeping their status and headers (such as `Allow`).
-pub async fn problem_for_bare_errors(request: Request, next: Next) -> Response {
+pub(super) async fn problem_for_bare_errors(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let response = next.run(request).await;
     let status = response.status();
