@@ -29,6 +29,7 @@ mod chains;
 mod fish;
 mod forcing;
 mod intersections;
+mod links;
 mod singles;
 mod step;
 mod subsets;
@@ -45,50 +46,61 @@ use crate::sudoku::Grid;
 
 type Finder = fn(&Candidates) -> Option<Step>;
 
-/// The techniques in the order tried, each with the lowest rating it can give.
-const FINDERS: &[(u16, Finder)] = &[
-    (10, singles::last_value),
-    (12, |s| singles::hidden_single(s, true)),
-    (15, |s| singles::hidden_single(s, false)),
-    (17, |s| intersections::pointing(s, true)),
-    (19, |s| intersections::claiming(s, true)),
-    (20, |s| subsets::hidden(s, 2, true)),
-    (23, singles::naked_single),
-    (25, |s| subsets::hidden(s, 3, true)),
-    (26, |s| intersections::pointing(s, false)),
-    (28, |s| intersections::claiming(s, false)),
-    (30, |s| subsets::naked(s, 2)),
-    (32, |s| fish::fish(s, 2)),
-    (34, |s| subsets::hidden(s, 2, false)),
-    (36, |s| subsets::naked(s, 3)),
-    (38, |s| fish::fish(s, 3)),
-    (40, |s| subsets::hidden(s, 3, false)),
-    (42, wings::xy_wing),
-    (44, wings::xyz_wing),
-    (45, uniqueness::unique_rectangle),
-    (50, |s| subsets::naked(s, 4)),
-    (52, |s| fish::fish(s, 4)),
-    (54, |s| subsets::hidden(s, 4, false)),
-    (56, uniqueness::bug_plus_one),
-    (66, |s| fish::finned_fish(s, 2)),
-    (66, chains::x_chain),
-    (67, |s| fish::finned_fish(s, 3)),
-    (68, |s| fish::finned_fish(s, 4)),
-    (70, wings::w_wing),
-    (70, chains::aic),
-    (82, forcing::forcing_chains),
+/// The techniques in the order tried, each tagged with its producer: the producers are
+/// tried in turn and the first one with a step wins, with the easiest of its steps. This
+/// is SukakuExplainer's rule (its rater asks its producers in a fixed order and stops at
+/// the first that finds anything), so a producer listed early may give a step rated above
+/// one a later producer would have found. Chains form one producer, as in SE.
+const FINDERS: &[(u8, Finder)] = &[
+    (0, singles::last_value),
+    (1, |s| singles::hidden_single(s, true)),
+    (2, |s| singles::hidden_single(s, false)),
+    (3, |s| intersections::pointing(s, true)),
+    (4, |s| intersections::claiming(s, true)),
+    (5, |s| subsets::hidden(s, 2, true)),
+    (6, singles::naked_single),
+    (7, |s| subsets::hidden(s, 3, true)),
+    (8, |s| intersections::pointing(s, false)),
+    (9, |s| intersections::claiming(s, false)),
+    (10, |s| subsets::naked(s, 2)),
+    (11, |s| fish::fish(s, 2)),
+    (12, |s| subsets::hidden(s, 2, false)),
+    (13, |s| subsets::naked(s, 3)),
+    (14, |s| fish::fish(s, 3)),
+    (15, |s| subsets::hidden(s, 3, false)),
+    (16, |s| links::strong_links(s, 2)),
+    (17, wings::xy_wing),
+    (18, wings::xyz_wing),
+    (19, uniqueness::unique_rectangle),
+    (20, |s| subsets::naked(s, 4)),
+    (21, |s| fish::fish(s, 4)),
+    (22, |s| subsets::hidden(s, 4, false)),
+    (23, |s| links::strong_links(s, 3)),
+    (25, uniqueness::bug_plus_one),
+    (26, |s| links::strong_links(s, 4)),
+    (30, |s| fish::finned_fish(s, 2)),
+    (30, chains::x_chain),
+    (30, |s| fish::finned_fish(s, 3)),
+    (30, |s| fish::finned_fish(s, 4)),
+    (30, wings::w_wing),
+    (30, chains::aic),
+    (31, forcing::forcing_chains),
 ];
 
-/// The easiest step available in `state` (SE's rule), or `None` when no technique
-/// applies or the position is visibly broken.
+/// The step SE's rule takes in `state`: the easiest step of the first producer that has
+/// one; `None` when no technique applies or the position is visibly broken.
 pub fn next_step(state: &Candidates) -> Option<Step> {
     if state.is_broken() {
         return None;
     }
     let mut best: Option<Step> = None;
-    for &(floor, finder) in FINDERS {
-        if best.as_ref().is_some_and(|b| b.rating.0 <= floor) {
-            break;
+    let mut group = None;
+    for &(producer, finder) in FINDERS {
+        if group != Some(producer) {
+            if best.is_some() {
+                break;
+            }
+            group = Some(producer);
         }
         if let Some(step) = finder(state) {
             if best.as_ref().is_none_or(|b| step.rating < b.rating) {

@@ -104,6 +104,9 @@ techniques! {
     Swordfish => "swordfish", "Swordfish";
     /// Three digits of a unit confined to the same three cells (SE 4.0).
     HiddenTriple => "hidden_triple", "Hidden triple";
+    /// Two strong links on one digit joined by a weak link: skyscraper, two-string kite,
+    /// turbot fish (SukakuExplainer 4.0, plus a tenth for a box and one for mixed lines).
+    TwoStrongLinks => "two_strong_links", "Two strong links";
     /// A bivalue pivot with two bivalue pincers (SE 4.2).
     XyWing => "xy_wing", "XY-wing";
     /// A trivalue pivot with two bivalue pincers (SE 4.4).
@@ -120,8 +123,12 @@ techniques! {
     Jellyfish => "jellyfish", "Jellyfish";
     /// Four digits of a unit confined to the same four cells (SE 5.4).
     HiddenQuad => "hidden_quad", "Hidden quad";
+    /// Three strong links on one digit (SukakuExplainer 5.4 plus the mix modifier).
+    ThreeStrongLinks => "three_strong_links", "Three strong links";
     /// A bivalue universal grave but for one trivalue cell (SE 5.6).
     Bug1 => "bug_1", "Bivalue universal grave + 1";
+    /// Four strong links on one digit (SukakuExplainer 5.8 plus the mix modifier).
+    FourStrongLinks => "four_strong_links", "Four strong links";
     /// An X-wing with fins in one box (no SE rule: rated as the X-chain it is, 6.6).
     FinnedXWing => "finned_x_wing", "Finned X-wing";
     /// A swordfish with fins in one box (rated on SE's X-chain band, 6.7).
