@@ -24,6 +24,7 @@
 // read better than iterators over the tables.
 #![allow(clippy::needless_range_loop)]
 
+mod als;
 mod candidates;
 mod chains;
 mod fish;
@@ -76,8 +77,11 @@ const FINDERS: &[(u8, Finder)] = &[
     (21, |s| fish::fish(s, 4)),
     (22, |s| subsets::hidden(s, 4, false)),
     (23, |s| links::strong_links(s, 3)),
+    (24, |s| als::als_wing(s, 3)),
     (25, uniqueness::bug_plus_one),
     (26, |s| links::strong_links(s, 4)),
+    (27, |s| als::als_wing(s, 4)),
+    (29, |s| als::als_wing(s, 5)),
     (30, |s| fish::finned_fish(s, 2)),
     (30, chains::x_chain),
     (30, |s| fish::finned_fish(s, 3)),
@@ -188,7 +192,8 @@ mod tests {
 
     #[test]
     fn bug_plus_one_places_the_digit_of_the_one_trivalue_cell() {
-        // A 17-clue puzzle whose logical path reaches a BUG+1 position.
+        // A 17-clue puzzle whose logical path reaches a BUG+1 position (other techniques
+        // may come first there, so the BUG is asked for directly at each position).
         let line =
             "................12..3.45.................63.417.2.................81..7.3.4...6..";
         let grid = Grid::from_line(line).unwrap();
@@ -197,11 +202,12 @@ mod tests {
         };
         let mut state = Candidates::from_grid(&grid).unwrap();
         let step = loop {
-            let step = next_step(&state).expect("the logic reaches the BUG");
-            if step.technique == Technique::Bug1 {
+            if let Some(step) = uniqueness::bug_plus_one(&state) {
                 break step;
             }
-            step.apply(&mut state);
+            next_step(&state)
+                .expect("the logic reaches the BUG")
+                .apply(&mut state);
         };
         // The position is a BUG but for r6c8: every other open cell is bivalue.
         let trivalue: Vec<usize> = cells_of(state.open_cells())

@@ -125,10 +125,16 @@ techniques! {
     HiddenQuad => "hidden_quad", "Hidden quad";
     /// Three strong links on one digit (SukakuExplainer 5.4 plus the mix modifier).
     ThreeStrongLinks => "three_strong_links", "Three strong links";
+    /// A bivalue cell and a three-cell almost locked set (SukakuExplainer 5.5-5.6).
+    WxyzWing => "wxyz_wing", "WXYZ-wing";
     /// A bivalue universal grave but for one trivalue cell (SE 5.6).
     Bug1 => "bug_1", "Bivalue universal grave + 1";
     /// Four strong links on one digit (SukakuExplainer 5.8 plus the mix modifier).
     FourStrongLinks => "four_strong_links", "Four strong links";
+    /// A bivalue cell and a four-cell almost locked set (SukakuExplainer 6.2-6.4).
+    VwxyzWing => "vwxyz_wing", "VWXYZ-wing";
+    /// A bivalue cell and a five-cell almost locked set (SukakuExplainer 6.6).
+    UvwxyzWing => "uvwxyz_wing", "UVWXYZ-wing";
     /// An X-wing with fins in one box (no SE rule: rated as the X-chain it is, 6.6).
     FinnedXWing => "finned_x_wing", "Finned X-wing";
     /// A swordfish with fins in one box (rated on SE's X-chain band, 6.7).
