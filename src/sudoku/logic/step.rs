@@ -133,8 +133,6 @@ techniques! {
     FourStrongLinks => "four_strong_links", "Four strong links";
     /// A bivalue cell and a four-cell almost locked set (SukakuExplainer 6.2-6.4).
     VwxyzWing => "vwxyz_wing", "VWXYZ-wing";
-    /// A bivalue cell and a five-cell almost locked set (SukakuExplainer 6.6).
-    UvwxyzWing => "uvwxyz_wing", "UVWXYZ-wing";
     /// An X-wing with fins in one box (no SE rule: rated as the X-chain it is, 6.6).
     FinnedXWing => "finned_x_wing", "Finned X-wing";
     /// A swordfish with fins in one box (rated on SE's X-chain band, 6.7).
