@@ -299,7 +299,17 @@ fn search(state: &Candidates, digit: Option<u8>) -> Option<Found> {
 }
 
 fn chain_step(found: Found, technique: Technique, base: u16) -> Step {
-    let mut step = Step::new(technique, chain_rating(base, found.nodes.len()));
+    // SE counts a chain from its target: an elimination's chain runs from the target
+    // (assumed true) to the target false, two nodes more than ours, and its length
+    // modifier starts two nodes in, so ours counts as it is; a placement's chain already
+    // holds the target at both ends, so it counts two less.
+    let nodes = found.nodes.len();
+    let length = if found.placements.is_empty() {
+        nodes
+    } else {
+        nodes.saturating_sub(2)
+    };
+    let mut step = Step::new(technique, chain_rating(base, length));
     step.chain = found.nodes.iter().map(|&n| cell_digit(n)).collect();
     let mut cells: Vec<usize> = step.chain.iter().map(|&(c, _)| c).collect();
     cells.dedup();
