@@ -81,6 +81,7 @@ const FINDERS: &[(u8, Finder)] = &[
     (25, uniqueness::bug_plus_one),
     (26, |s| links::strong_links(s, 4)),
     (27, |s| als::als_wing(s, 4)),
+    (30, chains::cycle),
     (30, |s| fish::finned_fish(s, 2)),
     (30, chains::x_chain),
     (30, |s| fish::finned_fish(s, 3)),

@@ -139,6 +139,11 @@ techniques! {
     FinnedSwordfish => "finned_swordfish", "Finned swordfish";
     /// A jellyfish with fins in one box (rated on SE's X-chain band, 6.8).
     FinnedJellyfish => "finned_jellyfish", "Finned jellyfish";
+    /// A continuous loop on one digit: each weak link's unit loses the digit elsewhere
+    /// (SE 6.5 plus length).
+    XCycle => "x_cycle", "X-cycle";
+    /// A continuous loop through bivalue cells (SE 6.5 plus length).
+    YCycle => "y_cycle", "Y-cycle";
     /// An alternating chain on one digit (SE's forcing X-chain, 6.6 plus length).
     XChain => "x_chain", "X-chain";
     /// Two bivalue cells joined by a conjugate pair of their other digit (an AIC of six
@@ -146,6 +151,9 @@ techniques! {
     WWing => "w_wing", "W-wing";
     /// An alternating chain whose strong links are all bivalue cells (7.0 plus length).
     XyChain => "xy_chain", "XY-chain";
+    /// A continuous loop mixing cell and unit links (SE's bidirectional cycle, 7.0 plus
+    /// length).
+    XyCycle => "xy_cycle", "Bidirectional cycle";
     /// An alternating inference chain mixing cell and unit links (7.0 plus length).
     Aic => "aic", "Alternating inference chain";
     /// What follows from every place of a digit in a unit (SE 8.2 plus length).
