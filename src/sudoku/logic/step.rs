@@ -113,9 +113,9 @@ techniques! {
     XyzWing => "xyz_wing", "XYZ-wing";
     /// A unique rectangle with one cell holding extra candidates (SE 4.5).
     UniqueRectangle1 => "unique_rectangle_1", "Unique rectangle type 1";
-    /// A unique rectangle whose two roof cells share one extra candidate (SE 4.6).
+    /// A unique rectangle whose two roof cells share one extra candidate (SE 4.5).
     UniqueRectangle2 => "unique_rectangle_2", "Unique rectangle type 2";
-    /// A unique rectangle whose roof holds one of its digits as a conjugate pair (SE 4.6).
+    /// A unique rectangle whose roof holds one of its digits as a conjugate pair (SE 4.5).
     UniqueRectangle4 => "unique_rectangle_4", "Unique rectangle type 4";
     /// Four cells of a unit with four candidates between them (SE 5.0).
     NakedQuad => "naked_quad", "Naked quad";
