@@ -4,21 +4,26 @@
 //! - [`Candidates`] is the pencil-mark state: a 9-bit mask per cell, the placed digits, and
 //!   one 81-bit cell set per digit, so a unit's places for a digit are one AND.
 //! - Each technique is a function from a state to the first [`Step`] it finds, or none;
-//!   one file per family (singles, intersections, subsets, fish, wings, uniqueness,
-//!   chains, forcing chains). A step is a plain value: technique, highlights, placements, eliminations
-//!   and rating; applying it is the caller's choice ([`Step::apply`]).
-//! - [`next_step`] follows SE's rule: at each step, take the easiest step available. It
-//!   tries the techniques from the lowest rating up and stops as soon as no later
-//!   technique could rate lower than the best step found (chains rate by length).
+//!   one file per family (singles, intersections, subsets, fish, strong-link chains
+//!   (`links`), wings, ALS wings (`als`), uniqueness, chains and cycles, forcing chains).
+//!   A step is a plain value: technique, highlights, placements, eliminations and
+//!   rating; applying it is the caller's choice ([`Step::apply`]).
+//! - [`next_step`] follows the rater's rule: the techniques are grouped by producer in
+//!   SukakuExplainer's order, and the first producer with a step wins, with the easiest of
+//!   its steps.
 //! - [`solve_logically`] applies steps until the grid is solved, no technique applies, or
 //!   the step budget is spent; a puzzle's rating is its hardest step.
 //!
 //! Every technique is sound for any position, except the uniqueness ones (unique
 //! rectangles, BUG+1), which assume the puzzle has exactly one solution.
 //!
-//! Ratings follow SE v1.2.1's base ratings; techniques SE lacks (finned fish, W-wing) are
-//! rated as the chains SE would find instead. The idea of SE's length modifier is in
-//! [`length_bonus`]; code of SE and its forks is LGPL and none of it is used here.
+//! Ratings follow SE v1.2.1's base ratings, and, where our reference ratings were made
+//! with SukakuExplainer's defaults, that fork's extra techniques and ratings: chains of
+//! two to four strong links on one digit (4.0, 5.4, 5.8 plus a mix modifier) and wings of
+//! a bivalue cell with a three- or four-cell almost locked set (5.5-5.6, 6.2-6.4).
+//! Techniques neither has (finned fish, W-wing) are rated as the chains SE would find
+//! instead. The idea of SE's length modifier is in [`length_bonus`]; code of SE and its
+//! forks is LGPL and none of it is used here.
 
 // Cells, units and digits are numbers that index the tables, so loops over their ranges
 // read better than iterators over the tables.
