@@ -7,7 +7,7 @@ use sudoku_service::cli::{Cli, Command, healthcheck, solve};
 
 fn main() -> ExitCode {
     match Cli::parse().into_command() {
-        Command::Serve(config) => sudoku_service::server::run_from_config(config),
+        Command::Serve(config) => sudoku_service::server::run_from_config(&config),
         Command::Solve(args) => solve::run(
             &args,
             std::io::stdin(),

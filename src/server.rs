@@ -113,7 +113,7 @@ pub async fn shutdown_signal() {
 }
 
 /// The `serve` command: logging, runtime, bind, serve until a signal. Exit 0 on a clean stop.
-pub fn run_from_config(config: Config) -> ExitCode {
+pub fn run_from_config(config: &Config) -> ExitCode {
     crate::telemetry::init(config.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -135,7 +135,7 @@ pub fn run_from_config(config: Config) -> ExitCode {
             }
         };
         tracing::info!(addr = %listener.local_addr().unwrap_or(addr), "listening");
-        match serve(listener, &config, shutdown_signal()).await {
+        match serve(listener, config, shutdown_signal()).await {
             Ok(()) => {
                 tracing::info!("stopped");
                 ExitCode::SUCCESS

@@ -64,7 +64,7 @@ fn guesses_needed(grid: &Grid) -> u64 {
     }
     let mut low = high / 2; // fails (or is 0, which failed)
     while high - low > 1 {
-        let mid = (low + high) / 2;
+        let mid = low.midpoint(high);
         if answers(mid) { high = mid } else { low = mid }
     }
     high
