@@ -84,7 +84,7 @@ pub struct Config {
     )]
     pub shutdown_delay: u64,
 
-    /// Log line format; the level is set by RUST_LOG (default: info).
+    /// Log line format; the level is set by `RUST_LOG` (default: info).
     #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
 }

@@ -10,7 +10,7 @@ fn main() -> ExitCode {
     // The long commands draw a progress bar only for a person watching.
     let show_progress = std::io::stderr().is_terminal();
     match Cli::parse().into_command() {
-        Command::Serve(config) => sudoku_service::server::run_from_config(config),
+        Command::Serve(config) => sudoku_service::server::run_from_config(&config),
         Command::Solve(args) => solve::run(
             &args,
             std::io::stdin(),

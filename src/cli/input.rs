@@ -11,8 +11,8 @@ use crate::sudoku::{CELLS, Grid, ParseError, is_blank_or_comment};
 /// One named input: a file or stdin.
 pub(super) struct Input<'a> {
     /// How diagnostics name it: the path, or `<stdin>`.
-    pub name: String,
-    pub reader: Box<dyn BufRead + Send + 'a>,
+    pub(super) name: String,
+    pub(super) reader: Box<dyn BufRead + Send + 'a>,
 }
 
 /// The inputs of a command: each of `files`, or `stdin` when there is none. A file that
@@ -70,7 +70,7 @@ pub(super) struct Block {
 impl Block {
     /// The puzzle lines of the block, each with its number and its grid or why it is not
     /// one; blank lines and `#` comments are skipped (but counted in the numbering).
-    pub fn puzzles(&self) -> impl Iterator<Item = (u64, Result<Grid, ParseError>)> + '_ {
+    pub(super) fn puzzles(&self) -> impl Iterator<Item = (u64, Result<Grid, ParseError>)> + '_ {
         let mut start = 0;
         self.lines.iter().filter_map(move |&(number, end)| {
             let raw = &self.text[start..end];
@@ -88,7 +88,7 @@ impl Block {
 
     /// The number of lines in the block, blank and comment lines included.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.lines.len()
     }
 }
@@ -101,7 +101,7 @@ pub(super) struct BlockReader {
 
 impl BlockReader {
     /// A reader of blocks of up to `lines` lines, numbering them from 1.
-    pub fn new(lines: usize) -> BlockReader {
+    pub(super) fn new(lines: usize) -> BlockReader {
         BlockReader {
             lines,
             line_number: 0,
@@ -109,7 +109,7 @@ impl BlockReader {
     }
 
     /// The next block; `None` at the end of the input.
-    pub fn read(&mut self, input: &mut dyn BufRead) -> io::Result<Option<Block>> {
+    pub(super) fn read(&mut self, input: &mut dyn BufRead) -> io::Result<Option<Block>> {
         let mut block = Block {
             text: Vec::with_capacity(self.lines * (CELLS + 1)),
             lines: Vec::with_capacity(self.lines),

@@ -14,7 +14,7 @@ pub(super) struct Progress(ProgressBar);
 impl Progress {
     /// A bar drawn on stderr when `shown`, else one that draws nothing and costs next to
     /// nothing.
-    pub fn new(shown: bool, total: Option<u64>) -> Progress {
+    pub(super) fn new(shown: bool, total: Option<u64>) -> Progress {
         if !shown {
             return Progress(ProgressBar::hidden());
         }
@@ -39,12 +39,12 @@ impl Progress {
     }
 
     /// Counts `done` more puzzles.
-    pub fn inc(&self, done: u64) {
+    pub(super) fn inc(&self, done: u64) {
         self.0.inc(done);
     }
 
     /// Runs `write` with the bar out of the way, for a line of diagnostics on stderr.
-    pub fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
+    pub(super) fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
         self.0.suspend(write)
     }
 }

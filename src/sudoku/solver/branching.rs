@@ -10,7 +10,7 @@ use super::tables::{
 /// With the full rules, the search branches on a digit's configuration in a band or stack
 /// rather than on a bivalue cell when the best bivalue cell sees fewer unsolved cells than
 /// this (see the [solver's module comment](super)). Chosen by the guesses it saves on
-/// msolve_hardest, the hardest set: one less does about as well, more does clearly worse
+/// `msolve_hardest`, the hardest set: one less does about as well, more does clearly worse
 /// (BENCHMARKS.md, "Why the solver's constants are what they are").
 const CONFIGURATION_BRANCHING_BELOW: u32 = 12;
 
@@ -18,7 +18,7 @@ const CONFIGURATION_BRANCHING_BELOW: u32 = 12;
 /// the fewest candidates only with fewer unsolved cells than this. On emptier boards
 /// configurations lose their way: a sparse board with two solutions took far more guesses
 /// to find the second that way than by cells. On fuller ones they still save guesses on
-/// msolve_hardest (BENCHMARKS.md, "Why the solver's constants are what they are").
+/// `msolve_hardest` (BENCHMARKS.md, "Why the solver's constants are what they are").
 const CONFIGURATION_BRANCHING_OPEN_BELOW: u32 = 60;
 
 /// See [`Board::branching_cell`].

@@ -62,7 +62,7 @@
 //! there is little left for the stack shrink to find or for a well-chosen branching cell to
 //! save, and both cost time at every node. Measured on whole files against the full rules,
 //! they pay off on puzzles with that many givens (Serg's, and the fullest of diabolical's)
-//! and not below; on every puzzle they make 17-clue and forum_hardest much slower
+//! and not below; on every puzzle they make 17-clue and `forum_hardest` much slower
 //! (BENCHMARKS.md).
 //!
 //! # Files

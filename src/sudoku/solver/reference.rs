@@ -132,7 +132,7 @@ impl Board {
                 if left == 0 {
                     return Err(Contradiction);
                 }
-                if left & (left - 1) == 0 {
+                if left.is_power_of_two() {
                     self.queue[usize::from(self.queued)] = peer as u8;
                     self.queued += 1;
                 }

@@ -22,9 +22,9 @@ pub(super) static CONFIGURATIONS: [u8; 512] = build_configurations();
 /// `SINGLE[x]`: `x` when the 9 bits hold exactly one, else 0.
 static SINGLE: [u16; 512] = {
     let mut table = [0u16; 512];
-    let mut x = 1;
+    let mut x: usize = 1;
     while x < 512 {
-        if x & (x - 1) == 0 {
+        if x.is_power_of_two() {
             table[x] = x as u16;
         }
         x += 1;
