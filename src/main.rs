@@ -1,11 +1,14 @@
 //! The `sudoku-service` binary: parses the command line and hands over to the library.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
-use sudoku_service::cli::{Cli, Command, healthcheck, solve};
+use sudoku_service::cli::{Cli, Command, generate, grade, healthcheck, solve};
 
 fn main() -> ExitCode {
+    // The long commands draw a progress bar only for a person watching.
+    let show_progress = std::io::stderr().is_terminal();
     match Cli::parse().into_command() {
         Command::Serve(config) => sudoku_service::server::run_from_config(&config),
         Command::Solve(args) => solve::run(
@@ -13,7 +16,18 @@ fn main() -> ExitCode {
             std::io::stdin(),
             std::io::stdout(),
             std::io::stderr(),
+            show_progress,
         ),
+        Command::Grade(args) => grade::run(
+            &args,
+            std::io::stdin(),
+            std::io::stdout(),
+            std::io::stderr(),
+            show_progress,
+        ),
+        Command::Generate(args) => {
+            generate::run(&args, std::io::stdout(), std::io::stderr(), show_progress)
+        }
         Command::Healthcheck(args) => healthcheck::run(&args),
     }
 }

@@ -1,14 +1,20 @@
-//! The command line: `serve` (the default), `solve`, and `healthcheck`.
+//! The command line: `serve` (the default), `solve`, `grade`, `generate`, and
+//! `healthcheck`.
 
+pub mod generate;
+pub mod grade;
 pub mod healthcheck;
+mod input;
 mod pipeline;
+mod progress;
 pub mod solve;
 
 use clap::{Parser, Subcommand};
 
 use crate::config::Config;
 
-/// A 9x9 Sudoku solving service: an HTTP JSON API, and a batch solver for puzzle files.
+/// A 9x9 Sudoku solving service: an HTTP JSON API, and a batch solver, grader and generator
+/// of puzzle files.
 #[derive(Debug, Parser)]
 #[command(
     name = "sudoku-service",
@@ -33,6 +39,11 @@ pub enum Command {
     Serve(Config),
     /// Solve puzzle files (or stdin), one puzzle per line, proving uniqueness.
     Solve(solve::SolveArgs),
+    /// Grade puzzle files (or stdin), one puzzle per line: the Sudoku Explainer rating and
+    /// difficulty a person would meet.
+    Grade(grade::GradeArgs),
+    /// Generate puzzles of a difficulty, one per line, reproducibly from a seed.
+    Generate(generate::GenerateArgs),
     /// Probe a local server's /healthz; exit 0 when it answers 200 (for container HEALTHCHECK).
     Healthcheck(healthcheck::HealthcheckArgs),
 }

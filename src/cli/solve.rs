@@ -1,14 +1,15 @@
 //! `sudoku-service solve`: solve files of puzzles, one per line, streaming, in input order.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::input::{self, Block, BlockReader, Input};
 use super::pipeline::{self, Cancellation};
-use crate::sudoku::{CELLS, Grid, Solver, Verdict, is_blank_or_comment};
+use super::progress::Progress;
+use crate::sudoku::{CELLS, Grid, Solver, Verdict};
 
 /// Lines handed to a worker at a time: small, so that when hard puzzles cluster every core
 /// stays busy to the end; large enough that handing them over costs nothing.
@@ -76,28 +77,6 @@ impl Outcome {
     }
 }
 
-/// The grid of a line of exactly 81 cell bytes (`.`, `0`-`9`) once ASCII whitespace is
-/// trimmed; `None` for anything else, which then takes the general path. Skips the UTF-8
-/// check, the `String` and the character-by-character parse for the usual line.
-fn parse_plain(raw: &[u8]) -> Option<Grid> {
-    let line = raw.trim_ascii();
-    let bytes: &[u8; CELLS] = line.try_into().ok()?;
-    // Without a branch per byte: `.` against a digit was a coin toss for the branch
-    // predictor, about 24 mispredictions a puzzle, and this way the loop vectorizes.
-    let mut cells = [0u8; CELLS];
-    let mut bad = false;
-    for (cell, &byte) in cells.iter_mut().zip(bytes) {
-        let digit = byte.wrapping_sub(b'0');
-        let dot = byte == b'.';
-        bad |= !dot & (digit > 9);
-        *cell = if dot { 0 } else { digit };
-    }
-    if bad {
-        return None;
-    }
-    Grid::from_cells(cells).ok()
-}
-
 fn solve_grid(solver: &Solver, grid: &Grid) -> Outcome {
     match solver.analyze(grid) {
         Ok(Verdict::Unique(solution)) => Outcome::Unique(solution),
@@ -115,34 +94,15 @@ fn solve_block(
     block: &Block,
     cancellation: Cancellation<'_>,
 ) -> Vec<(u64, Outcome)> {
-    let mut outcomes = Vec::with_capacity(block.lines.len());
-    let mut start = 0;
-    for &(number, end) in &block.lines {
+    let mut outcomes = Vec::with_capacity(BLOCK_LINES);
+    for (number, parsed) in block.puzzles() {
         if cancellation.is_cancelled() {
             break;
         }
-        let raw = &block.text[start..end];
-        start = end;
-        // The common plain form is parsed straight from the bytes; anything else goes
-        // through `Grid::from_line` like any other text, and its error is reported.
-        let grid = match parse_plain(raw) {
-            Some(grid) => grid,
-            None => {
-                let text = String::from_utf8_lossy(raw);
-                let trimmed = text.trim();
-                if is_blank_or_comment(trimmed) {
-                    continue;
-                }
-                match Grid::from_line(trimmed) {
-                    Ok(grid) => grid,
-                    Err(err) => {
-                        outcomes.push((number, Outcome::Invalid(err.to_string())));
-                        continue;
-                    }
-                }
-            }
-        };
-        outcomes.push((number, solve_grid(solver, &grid)));
+        outcomes.push(match parsed {
+            Ok(grid) => (number, solve_grid(solver, &grid)),
+            Err(err) => (number, Outcome::Invalid(err.to_string())),
+        });
     }
     outcomes
 }
@@ -218,51 +178,34 @@ impl Writer<'_> {
     }
 }
 
-/// One named input: a file or stdin.
-struct Input<'a> {
-    name: String,
-    reader: Box<dyn BufRead + Send + 'a>,
-}
-
 /// Runs the `solve` command over `args.files` (or `stdin`), printing to `stdout` and the
-/// diagnostics and summary to `stderr`. Returns the process exit code: 0 when every line
-/// parsed and was decided, 1 when any was invalid or undecided, 2 when a file cannot be read.
+/// diagnostics and summary to `stderr`, with a progress bar on the process's stderr when
+/// `show_progress` (`main` passes whether it is a terminal). Returns the process exit code:
+/// 0 when every line parsed and was decided, 1 when any was invalid or undecided, 2 when a
+/// file cannot be read.
 pub fn run(
     args: &SolveArgs,
     stdin: impl Read + Send,
     stdout: impl Write + Send,
     mut stderr: impl Write + Send,
+    show_progress: bool,
 ) -> ExitCode {
     let solver = Solver::with_budget(args.budget);
     let threads = args
         .threads
         .or_else(|| std::thread::available_parallelism().ok())
         .unwrap_or(NonZeroUsize::MIN);
-    let mut inputs: Vec<Input> = Vec::new();
-    if args.files.is_empty() {
-        inputs.push(Input {
-            name: "<stdin>".into(),
-            reader: Box::new(BufReader::new(stdin)),
-        });
-    }
-    for path in &args.files {
-        match File::open(path) {
-            Ok(file) => inputs.push(Input {
-                name: path.display().to_string(),
-                reader: Box::new(BufReader::with_capacity(1 << 16, file)),
-            }),
-            Err(err) => {
-                let _ = writeln!(stderr, "sudoku-service solve: {}: {err}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
+    let inputs = match input::open("solve", &args.files, stdin, &mut stderr) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
+    };
     let mut writer = Writer {
         out: io::BufWriter::with_capacity(1 << 16, Box::new(stdout)),
         json: args.json,
     };
     let started = Instant::now();
     let mut tally = Tally::default();
+    let progress = Progress::new(show_progress, None);
     for input in inputs {
         if let Err(err) = solve_input(
             input,
@@ -271,22 +214,17 @@ pub fn run(
             &mut writer,
             &mut tally,
             &mut stderr,
+            &progress,
         ) {
-            if err.kind() == io::ErrorKind::BrokenPipe {
-                // The reader went away (`| head`): stop quietly, as Unix tools do.
-                return ExitCode::SUCCESS;
-            }
-            let _ = writeln!(stderr, "sudoku-service solve: {err}");
-            return ExitCode::from(2);
+            drop(progress);
+            return input::ended_by("solve", &err, &mut stderr);
         }
     }
     if let Err(err) = writer.out.flush() {
-        if err.kind() == io::ErrorKind::BrokenPipe {
-            return ExitCode::SUCCESS;
-        }
-        let _ = writeln!(stderr, "sudoku-service solve: {err}");
-        return ExitCode::from(2);
+        drop(progress);
+        return input::ended_by("solve", &err, &mut stderr);
     }
+    drop(progress);
     let seconds = started.elapsed().as_secs_f64();
     let total = tally.total();
     let _ = writeln!(
@@ -316,9 +254,10 @@ fn solve_input(
     writer: &mut Writer<'_>,
     tally: &mut Tally,
     stderr: &mut (impl Write + Send),
+    progress: &Progress,
 ) -> io::Result<()> {
     let Input { name, mut reader } = input;
-    let mut blocks = BlockReader::default();
+    let mut blocks = BlockReader::new(BLOCK_LINES);
     pipeline::ordered_parallel(
         threads,
         WINDOW_BLOCKS,
@@ -327,45 +266,15 @@ fn solve_input(
         |outcomes| {
             for (number, outcome) in &outcomes {
                 if let Some(reason) = outcome.error() {
-                    writeln!(stderr, "{name}:{number}: {reason}")?;
+                    progress.suspend(|| writeln!(stderr, "{name}:{number}: {reason}"))?;
                 }
                 tally.add(outcome);
                 writer.write(*number, outcome)?;
             }
+            progress.inc(outcomes.len() as u64);
             Ok(())
         },
     )
-}
-
-/// Raw input lines, numbered from 1, up to [`BLOCK_LINES`] of them: `text` holds them one
-/// after another, `lines` the number of each and where it ends in `text`.
-struct Block {
-    text: Vec<u8>,
-    lines: Vec<(u64, usize)>,
-}
-
-/// Splits an input into blocks of up to [`BLOCK_LINES`] lines.
-#[derive(Default)]
-struct BlockReader {
-    line_number: u64,
-}
-
-impl BlockReader {
-    /// The next block; `None` at the end of the input.
-    fn read(&mut self, input: &mut dyn BufRead) -> io::Result<Option<Block>> {
-        let mut block = Block {
-            text: Vec::with_capacity(BLOCK_LINES * (CELLS + 1)),
-            lines: Vec::with_capacity(BLOCK_LINES),
-        };
-        while block.lines.len() < BLOCK_LINES {
-            if input.read_until(b'\n', &mut block.text)? == 0 {
-                break;
-            }
-            self.line_number += 1;
-            block.lines.push((self.line_number, block.text.len()));
-        }
-        Ok((!block.lines.is_empty()).then_some(block))
-    }
 }
 
 #[cfg(test)]
@@ -386,7 +295,7 @@ mod tests {
             budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = run(&args, input.as_bytes(), &mut out, &mut err);
+        let code = run(&args, input.as_bytes(), &mut out, &mut err, false);
         let code = if code == ExitCode::SUCCESS {
             0
         } else if code == ExitCode::from(1) {
@@ -443,7 +352,7 @@ mod tests {
     #[test]
     fn a_cancelled_block_stops_before_its_next_puzzle() {
         let text = format!("{CLASSIC_PUZZLE}\n").repeat(BLOCK_LINES);
-        let block = BlockReader::default()
+        let block = BlockReader::new(BLOCK_LINES)
             .read(&mut text.as_bytes())
             .unwrap()
             .unwrap();
@@ -479,13 +388,13 @@ mod tests {
         for threads in [1, 2] {
             let mut stderr = Vec::new();
             let closed = Refusing(io::ErrorKind::BrokenPipe);
-            let code = run(&args(threads), input.as_bytes(), closed, &mut stderr);
+            let code = run(&args(threads), input.as_bytes(), closed, &mut stderr, false);
             assert_eq!(code, ExitCode::SUCCESS, "{threads} threads");
             assert_eq!(String::from_utf8(stderr).unwrap(), "", "{threads} threads");
 
             let mut stderr = Vec::new();
             let full = Refusing(io::ErrorKind::StorageFull);
-            let code = run(&args(threads), input.as_bytes(), full, &mut stderr);
+            let code = run(&args(threads), input.as_bytes(), full, &mut stderr, false);
             assert_eq!(code, ExitCode::from(2), "{threads} threads");
             let stderr = String::from_utf8(stderr).unwrap();
             assert!(stderr.starts_with("sudoku-service solve: "), "{stderr}");
@@ -512,37 +421,6 @@ mod tests {
             err.contains("<stdin>:1: expected 81 cells, found 3"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn the_plain_fast_path_parses_as_the_general_one() {
-        let lines = [
-            format!("{CLASSIC_PUZZLE}\n"),
-            format!("  {CLASSIC_PUZZLE}\r\n"),
-            CLASSIC_PUZZLE.replace('.', "0"),
-            format!("\u{b}{CLASSIC_PUZZLE}"),
-            format!("{CLASSIC_PUZZLE}\u{a0}"),
-            format!("{CLASSIC_PUZZLE}1"),
-            CLASSIC_PUZZLE[1..].to_string(),
-            CLASSIC_PUZZLE.replace('5', "x"),
-            // Just outside the digits, either side.
-            CLASSIC_PUZZLE.replace('5', "/"),
-            CLASSIC_PUZZLE.replace('5', ":"),
-            CLASSIC_PUZZLE.replace('.', "\u{0}"),
-            "# comment".to_string(),
-            String::new(),
-        ];
-        for line in &lines {
-            let general = Grid::from_line(String::from_utf8_lossy(line.as_bytes()).trim());
-            match parse_plain(line.as_bytes()) {
-                Some(grid) => assert_eq!(general, Ok(grid), "{line:?}"),
-                // Only the general path may accept or reject anything else.
-                None => assert!(
-                    line.trim_ascii().len() != CELLS || general.is_err(),
-                    "{line:?}"
-                ),
-            }
-        }
     }
 
     #[test]

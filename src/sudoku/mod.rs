@@ -1,11 +1,18 @@
-//! The pure core: grids, validation, the search and the logical solver. No I/O, no async, no wire formats.
+//! The pure core: grids, validation, the search, the logical solver, grading and
+//! generation. No I/O, no async, no wire formats, no clock.
 
+pub mod generate;
+pub mod grade;
 mod grid;
 pub mod logic;
 mod report;
 mod solver;
 mod validate;
 
+pub use generate::{
+    GenerateError, GenerateOptions, Generated, Symmetry, UnknownSymmetry, generate,
+};
+pub use grade::{Difficulty, Grade, GradeError, TechniqueUse, UnknownDifficulty, grade};
 pub use grid::{
     CELLS, CLASSIC_PUZZLE, CLASSIC_SOLUTION, Grid, ParseError, cell_value, is_blank_or_comment,
     puzzle_lines,
