@@ -4,7 +4,8 @@
 //! puzzle (default 100) with `solve_logically`, and prints the Spearman rank correlation of
 //! our hardest-step rating with the SE rating in `sudoku_exchange_diabolical.ratings`
 //! (line i rates puzzle i), how many puzzles the logic solved, the median and 90th
-//! percentile time per puzzle, and how our ratings spread against SE's. A puzzle the
+//! percentile time per puzzle, the share of puzzles we rate within 0.2 of SE, and how our
+//! ratings spread against SE's. A puzzle the
 //! logic cannot finish is ranked above every solved one (it needs something harder).
 
 use std::collections::BTreeMap;
@@ -57,12 +58,18 @@ fn main() {
         };
         *spread.entry((format!("{se:.1}"), label)).or_default() += 1;
     }
+    let within = ours
+        .iter()
+        .zip(&ratings)
+        .filter(|(us, se)| (*us - *se).abs() <= 0.2 + 1e-9)
+        .count();
     times.sort_by(f64::total_cmp);
     let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
     println!(
-        "{SET}: {} puzzles (stride {stride}), solved {solved}; Spearman {:.3}; time per puzzle median {:.2} ms, p90 {:.2} ms, max {:.2} ms",
+        "{SET}: {} puzzles (stride {stride}), solved {solved}; Spearman {:.3}; within 0.2 of SE {:.1}%; time per puzzle median {:.2} ms, p90 {:.2} ms, max {:.2} ms",
         puzzles.len(),
         spearman(&ours, &ratings),
+        100.0 * within as f64 / puzzles.len() as f64,
         pct(0.5),
         pct(0.9),
         pct(1.0),

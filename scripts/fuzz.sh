@@ -8,13 +8,16 @@
 #
 # Needs a nightly toolchain (libFuzzer's sanitizer flags); without one it prints a loud
 # SKIPPED and exits 0. Installs cargo-fuzz when missing. Each target starts from the seeds
-# in fuzz/seeds/<target> plus what earlier runs left in fuzz/corpus/<target> (not
-# committed), with fuzz/json.dict for the JSON targets.
+# in fuzz/seeds/<target>, the regression corpus in tests/data/fuzz/<target>, and what
+# earlier runs left in fuzz/corpus/<target> (not committed), with fuzz/json.dict for the
+# JSON targets.
 #
 # Prints, per target, the executions done and whether it crashed; exits 1 if any did.
 # Crashing inputs land in fuzz/artifacts/<target>/: reproduce one with
 #   cargo +nightly fuzz run <target> fuzz/artifacts/<target>/<file>
-# and keep it as a regression test (tests/data/fuzz/ for body inputs, see tests/hostile.rs).
+# and, once fixed, keep it as a regression in tests/data/fuzz/<target>/ (every target has
+# one; tests/hostile.rs replays them all through the router and fails on an empty folder).
+# To refresh a kept corpus from a long run: cargo +nightly fuzz cmin <target> <folder>.
 #
 # Environment:
 #   FUZZ_TARGETS  space-separated subset of targets to run (default: all four)
@@ -67,7 +70,8 @@ for target in $TARGETS; do
     log="$FUZZ/artifacts/$target/last-run.log"
     echo "== fuzzing $target for ${SECONDS_PER_TARGET}s (log: ${log#"$ROOT"/})"
     set +e
-    cargo +nightly fuzz run "$target" "$corpus" "$FUZZ/seeds/$target" -- \
+    cargo +nightly fuzz run "$target" "$corpus" "$FUZZ/seeds/$target" \
+        "$ROOT/tests/data/fuzz/$target" -- \
         -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
         -max_len=4096 -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
     code=$?

@@ -15,7 +15,7 @@ use tokio::net::TcpListener;
 use tower::ServiceExt;
 
 use crate::config::Config;
-use crate::http::{AppState, router_with_state};
+use crate::http::{AppState, router};
 
 /// Serves the API on an already-bound listener until `shutdown` completes, then lets
 /// in-flight requests finish. Readiness turns false as soon as shutdown begins.
@@ -35,19 +35,19 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let state = AppState::new(config);
-    let app = router_with_state(config, state.clone());
-    let draining = state.clone();
+    let readiness = std::sync::Arc::clone(&state.readiness);
+    let head_timeout = state.limits.request_timeout.max(Duration::from_secs(1));
+    let app = router(state);
     let delay = std::time::Duration::from_secs(config.shutdown_delay);
     let shutdown = async move {
         shutdown.await;
-        draining.set_not_ready();
+        readiness.set_not_ready();
         if !delay.is_zero() {
             tracing::info!(?delay, "shutdown requested: not ready, still serving");
             tokio::time::sleep(delay).await;
         }
         tracing::info!("shutting down: finishing in-flight requests");
     };
-    let head_timeout = config.request_timeout().max(Duration::from_secs(1));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())

@@ -1,19 +1,22 @@
 //! Puzzles built to defeat a backtracking solver, answered correctly both by the solver and
-//! through `POST /solve`, each within 10 ms in release builds; and the guess budget turning
-//! a hard search into 503 `search_limit`, distinct from 422 `no_solution`.
+//! through `POST /solve`, each with few guesses (at most [`EASY`]); and the guess budget
+//! turning a hard search into 503 `search_limit`, distinct from 422 `no_solution`.
+//!
+//! How hard a puzzle is for us is measured in guesses, not in time: the count is the same
+//! on every machine and in every build, where a time bound is either loose or flaky.
 
 mod common;
-
-use std::time::{Duration, Instant};
 
 use common::*;
 use serde_json::json;
 use sudoku_service::config::Config;
 use sudoku_service::sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved, is_valid};
 
-/// Time allowed per puzzle, solver or HTTP, in release builds (debug builds are unbounded
-/// here: the solver is 10-50x slower unoptimised).
-const BUDGET: Duration = Duration::from_millis(10);
+/// Guesses (`common::guesses`, the default solver's count) an adversarial puzzle may take:
+/// a few milliseconds in a debug build and well under one in release (about 4,000 guesses
+/// a millisecond there). The hardest here takes 141 (Easter Monster); the slowest input
+/// known, `common::SLOW`, about 80,000.
+const EASY: u64 = 1_000;
 
 /// Built against naive backtracking (cells in order, digits 1 to 9): its first row must be
 /// 987654321, so every early guess is wrong.
@@ -47,7 +50,9 @@ const EASTER_MONSTER_LIE: &str =
 const NORVIG_HARD1: &str =
     ".....6....59.....82....8....45........3........6..3.54...325..6..................";
 
-/// The fewest guesses with which `analyze` answers `grid` (doubling, then bisecting).
+/// The fewest guesses with which `analyze` answers `grid` (doubling, then bisecting). Not
+/// the same as `common::guesses`: a budget of 10,000 or less turns configuration branching
+/// off, so this counts the search by cells alone.
 fn guesses_needed(grid: &Grid) -> u64 {
     let answers = |budget| Solver::with_budget(budget).analyze(grid).is_ok();
     if answers(0) {
@@ -74,10 +79,6 @@ enum Outcome {
     None {
         conflicts: bool,
     },
-}
-
-fn grid(line: &str) -> Grid {
-    Grid::from_line(line).unwrap()
 }
 
 /// The line of `grid` with every `digit` removed.
@@ -143,7 +144,7 @@ fn puzzles() -> Vec<(String, String, Outcome)> {
             ANTI_BRUTE_FORCE.to_owned(),
             Outcome::Unique,
         ),
-        ("empty board".into(), ".".repeat(81), Outcome::Multiple),
+        ("empty board".into(), empty_board(), Outcome::Multiple),
         (
             "one given, top-left".into(),
             set(&".".repeat(81), 0, '5'),
@@ -216,7 +217,7 @@ fn puzzles() -> Vec<(String, String, Outcome)> {
         ),
         (
             "row 0 forced to end in a 9 its column already holds".into(),
-            format!("12345678.{}9", ".".repeat(71)),
+            dead_end_board(),
             Outcome::None { conflicts: false },
         ),
     ];
@@ -227,37 +228,33 @@ fn puzzles() -> Vec<(String, String, Outcome)> {
     cases
 }
 
-/// Runs `f` three times and returns its last result and its fastest time (the floor is
-/// what the code costs; the rest is the machine's noise).
-fn fastest_of_three<T>(mut f: impl FnMut() -> T) -> (T, Duration) {
-    let mut best = Duration::MAX;
-    let mut last = None;
-    for _ in 0..3 {
-        let started = Instant::now();
-        last = Some(f());
-        best = best.min(started.elapsed());
-    }
-    (last.unwrap(), best)
-}
-
-fn assert_fast(what: &str, elapsed: Duration) {
-    println!("{what}: {elapsed:?}");
-    if !cfg!(debug_assertions) {
-        assert!(elapsed < BUDGET, "{what} took {elapsed:?}, over {BUDGET:?}");
-    }
+/// Asserts that `puzzle` takes the solver at most [`EASY`] guesses, and prints how many.
+fn assert_easy(name: &str, puzzle: &Grid) {
+    let guesses = guesses(puzzle);
+    println!("{name}: {guesses} guesses");
+    assert!(
+        guesses <= EASY,
+        "{name} took {guesses} guesses, over {EASY}"
+    );
 }
 
 #[test]
-fn the_solver_answers_each_adversarial_puzzle_correctly_and_fast() {
+fn the_easy_bound_tells_the_slowest_known_input_apart() {
+    assert!(
+        guesses(&grid(SLOW)) > EASY,
+        "EASY must be a bound that can fail"
+    );
+}
+
+#[test]
+fn the_solver_answers_each_adversarial_puzzle_correctly_with_few_guesses() {
     let solver = Solver::default();
     for (name, line, outcome) in puzzles() {
         let puzzle = grid(&line);
-        let (verdict, elapsed) = fastest_of_three(|| solver.analyze(&puzzle));
-        let verdict = verdict.unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_fast(
-            &format!("solver, {name} ({} guesses)", guesses_needed(&puzzle)),
-            elapsed,
-        );
+        let verdict = solver
+            .analyze(&puzzle)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_easy(&name, &puzzle);
         match (outcome, verdict) {
             (Outcome::Unique, Verdict::Unique(solution))
             | (Outcome::Multiple, Verdict::Multiple(solution)) => {
@@ -298,21 +295,11 @@ fn the_anti_brute_force_puzzle_has_the_solution_it_was_built_for() {
 }
 
 #[tokio::test]
-async fn post_solve_answers_each_adversarial_puzzle_correctly_and_fast() {
+async fn post_solve_answers_each_adversarial_puzzle_correctly() {
     let app = app();
     for (name, line, outcome) in puzzles() {
         let body = json!({ "board": line });
-        // Warm once (first use of the blocking pool), then time.
-        let _ = post_json(&app, "/solve", &body).await;
-        let mut best = Duration::MAX;
-        let mut answer = None;
-        for _ in 0..3 {
-            let started = Instant::now();
-            answer = Some(post_json(&app, "/solve", &body).await);
-            best = best.min(started.elapsed());
-        }
-        let answer = answer.unwrap();
-        assert_fast(&format!("POST /solve, {name}"), best);
+        let answer = post_json(&app, "/solve", &body).await;
         match outcome {
             Outcome::Unique | Outcome::Multiple => {
                 assert_eq!(answer.status, 200, "{name}: {:?}", answer.body);
@@ -357,9 +344,9 @@ fn the_lies_clash_with_no_given() {
 
 #[tokio::test]
 async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
-    // Each of these needs guesses (see `guesses_needed` in the output of the solver test).
+    // Each of these needs guesses (see the output of the solver test).
     let hard = [
-        ("empty board", ".".repeat(81)),
+        ("empty board", empty_board()),
         ("AI Escargot", NAMED_HARD[0].1.to_owned()),
         ("Easter Monster", NAMED_HARD[1].1.to_owned()),
         // Unsolvable, but only a search can tell: giving up must not read as "no solution".
@@ -373,14 +360,11 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
             guess_budget: budget,
             ..Config::default()
         });
-        // Warm the blocking pool so the first timed answer does not pay for its threads.
-        let _ = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
         for (name, line) in &hard {
             let case = format!("budget {budget}, {name}");
+            assert!(guesses(&grid(line)) > budget, "{case}: needs guesses");
             let body = json!({ "board": line });
-            let started = Instant::now();
             let answer = post_json(&app, "/solve", &body).await;
-            assert_fast(&case, started.elapsed());
             answer.assert_problem(503, "search_limit", &case);
             assert!(
                 answer.headers.get("retry-after").is_none(),
@@ -388,6 +372,11 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
             );
             let detail = answer.body["detail"].as_str().unwrap();
             assert!(detail.contains("does not prove"), "{case}: {detail}");
+            // It gave up at the budget: no more work than the budget allows was done.
+            assert!(
+                detail.contains(&format!("after {budget} guesses")),
+                "{case}: {detail}"
+            );
             let report = post_json(&app, "/validate", &body).await;
             report.assert_problem(503, "search_limit", &format!("{case}, /validate"));
         }
@@ -399,7 +388,7 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
             ("17 clues", SEVENTEEN.to_owned(), 200),
             ("classic", PUZZLE.to_owned(), 200),
             ("17 clues plus a lie", seventeen_plus_a_hidden_lie(), 422),
-            ("clash", format!("55{}", &PUZZLE[2..]), 422),
+            ("clash", clashing_board(), 422),
         ] {
             let answer = post_json(&app, "/solve", &json!({ "board": line })).await;
             assert_eq!(
@@ -417,28 +406,21 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
 
 /// Norvig's "hard1" (from "Solving Every Sudoku Puzzle") is not a proper puzzle: it has
 /// many solutions. Proving there are two took this solver about 92,000 guesses until it
-/// learnt to branch on configurations, and about 60 since; it stays here as the input that
-/// was once the slowest (20-25 ms in release), with the bound of 100 ms it had then. The
-/// slowest known now is a sparse board found by a random search (`common::SLOW`).
+/// learnt to branch on configurations, and about 60 since; it stays here as the input
+/// that was once the slowest, now held to [`EASY`]. The slowest known now is a sparse
+/// board found by a random search (`common::SLOW`).
 #[tokio::test]
-async fn norvigs_hard1_is_answered_within_the_default_budget() {
+async fn norvigs_hard1_is_answered_within_the_default_budget_with_few_guesses() {
     let puzzle = grid(NORVIG_HARD1);
-    let (verdict, elapsed) = fastest_of_three(|| Solver::default().analyze(&puzzle));
-    println!("solver, Norvig's hard1: {elapsed:?}");
-    match verdict.unwrap() {
+    assert_easy("Norvig's hard1", &puzzle);
+    match Solver::default().analyze(&puzzle).unwrap() {
         Verdict::Multiple(solution) => {
             assert!(is_solved(&solution) && puzzle.is_kept_by(&solution));
         }
         other => panic!("expected several solutions, got {other:?}"),
     }
-    let started = Instant::now();
     let answer = post_json(&app(), "/solve", &json!({ "board": NORVIG_HARD1 })).await;
-    let over_http = started.elapsed();
-    println!("POST /solve, Norvig's hard1: {over_http:?}");
     assert_eq!(answer.status, 200, "{:?}", answer.body);
     assert_eq!(answer.body["unique"], false);
-    if !cfg!(debug_assertions) {
-        assert!(elapsed < Duration::from_millis(100), "{elapsed:?}");
-        assert!(over_http < Duration::from_millis(100), "{over_http:?}");
-    }
+    assert_solves(&puzzle, &answer.body["solution"], "Norvig's hard1");
 }

@@ -215,10 +215,10 @@ fn closing_the_output_stops_the_run() {
 mod tempfile_path {
     use std::path::{Path, PathBuf};
 
-    pub struct TempFile(PathBuf);
+    pub(crate) struct TempFile(PathBuf);
 
     impl TempFile {
-        pub fn with_contents(contents: &str) -> TempFile {
+        pub(crate) fn with_contents(contents: &str) -> TempFile {
             use std::sync::atomic::{AtomicUsize, Ordering};
             static NEXT: AtomicUsize = AtomicUsize::new(0);
             let path = std::env::temp_dir().join(format!(
@@ -230,7 +230,7 @@ mod tempfile_path {
             TempFile(path)
         }
 
-        pub fn path(&self) -> &Path {
+        pub(crate) fn path(&self) -> &Path {
             &self.0
         }
     }

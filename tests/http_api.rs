@@ -4,13 +4,14 @@ mod common;
 
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{Method, StatusCode};
 use common::*;
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
-use sudoku_service::http::{AppState, router_with_state};
-use sudoku_service::sudoku::{Grid, is_solved};
+use sudoku_service::http::ApiError;
+use sudoku_service::http::pool::INLINE_GUESS_BUDGET;
+use sudoku_service::sudoku::Grid;
 
 #[tokio::test]
 async fn solve_answers_in_the_form_it_was_asked_in() {
@@ -46,24 +47,22 @@ async fn solve_answers_in_the_form_it_was_asked_in() {
 async fn solve_accepts_null_as_an_empty_cell_in_an_integer_board() {
     let mut board = int_rows(PUZZLE);
     board[0][2] = Value::Null;
-    let answer = post_json(&common::app(), "/solve", &json!({ "board": board })).await;
+    let answer = post_json(&app(), "/solve", &json!({ "board": board })).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.body["solution"], int_rows(SOLUTION));
 }
 
 #[tokio::test]
 async fn solve_reports_a_board_with_several_solutions_as_not_unique() {
-    let answer = post_json(&app(), "/solve", &json!({"board": ".".repeat(81)})).await;
+    let answer = post_json(&app(), "/solve", &json!({ "board": empty_board() })).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.body["unique"], false);
-    let solution = Grid::from_line(answer.body["solution"].as_str().unwrap()).unwrap();
-    assert!(is_solved(&solution));
+    assert_solves(&Grid::EMPTY, &answer.body["solution"], "empty board");
 }
 
 #[tokio::test]
 async fn solve_answers_422_with_the_conflicts_when_two_givens_share_a_row() {
-    let board = format!("55{}", &PUZZLE[2..]);
-    let answer = post_json(&app(), "/solve", &json!({ "board": board })).await;
+    let answer = post_json(&app(), "/solve", &json!({ "board": clashing_board() })).await;
     answer.assert_problem(422, "no_solution", "clash");
     assert_eq!(
         answer.body["conflicts"][0],
@@ -73,9 +72,7 @@ async fn solve_answers_422_with_the_conflicts_when_two_givens_share_a_row() {
 
 #[tokio::test]
 async fn solve_answers_422_without_conflicts_when_the_search_finds_nothing() {
-    // Row 0 can only end in 9, but column 8 already holds a 9 further down.
-    let board = format!("12345678.{}9", ".".repeat(71));
-    let answer = post_json(&app(), "/solve", &json!({ "board": board })).await;
+    let answer = post_json(&app(), "/solve", &json!({ "board": dead_end_board() })).await;
     answer.assert_problem(422, "no_solution", "dead end");
     assert_eq!(answer.body["conflicts"], json!([]));
 }
@@ -89,7 +86,7 @@ async fn solve_answers_503_search_limit_when_the_budget_runs_out() {
     let answer = post_json(
         &app_with(&config),
         "/solve",
-        &json!({"board": ".".repeat(81)}),
+        &json!({ "board": empty_board() }),
     )
     .await;
     answer.assert_problem(503, "search_limit", "budget 0");
@@ -98,8 +95,6 @@ async fn solve_answers_503_search_limit_when_the_budget_runs_out() {
 #[tokio::test]
 async fn validate_describes_each_kind_of_board() {
     let app = app();
-    let clash = format!("55{}", &PUZZLE[2..]);
-    let dead_end = format!("12345678.{}9", ".".repeat(71));
     let mut broken_solution = SOLUTION.to_string();
     broken_solution.replace_range(0..2, "35");
     // (case, board, valid, complete, solved, solvable, unique, conflict count)
@@ -128,7 +123,7 @@ async fn validate_describes_each_kind_of_board() {
         ("solution", json!(SOLUTION), true, true, true, true, true, 0),
         (
             "empty",
-            json!(".".repeat(81)),
+            json!(empty_board()),
             true,
             false,
             false,
@@ -136,10 +131,19 @@ async fn validate_describes_each_kind_of_board() {
             false,
             0,
         ),
-        ("clash", json!(clash), false, false, false, false, false, 2),
+        (
+            "clash",
+            json!(clashing_board()),
+            false,
+            false,
+            false,
+            false,
+            false,
+            2,
+        ),
         (
             "dead end",
-            json!(dead_end),
+            json!(dead_end_board()),
             true,
             false,
             false,
@@ -393,22 +397,27 @@ async fn unknown_paths_and_wrong_methods_are_problems() {
 
 #[tokio::test]
 async fn health_readiness_spec_and_metrics_answer() {
-    let config = Config::default();
-    let state = AppState::new(&config);
-    let app = router_with_state(&config, state.clone());
-    let health = call(&app, Method::GET, "/healthz", None, Body::empty()).await;
+    let (app, state) = app_and_state(&Config::default());
+    let health = get(&app, "/healthz").await;
     assert_eq!(
         (health.status, health.body.clone()),
         (StatusCode::OK, json!({"status": "ok"}))
     );
-    let ready = call(&app, Method::GET, "/readyz", None, Body::empty()).await;
-    assert_eq!(ready.status, StatusCode::OK);
-    let spec = call(&app, Method::GET, "/openapi.yaml", None, Body::empty()).await;
+    let ready = get(&app, "/readyz").await;
+    assert_eq!(
+        (ready.status, ready.body.clone()),
+        (StatusCode::OK, json!({"status": "ready"}))
+    );
+    let spec = get(&app, "/openapi.yaml").await;
     assert_eq!(spec.content_type(), "application/yaml");
-    assert!(spec.body.as_str().unwrap().starts_with("openapi: 3.1"));
+    assert_eq!(
+        spec.body.as_str().unwrap(),
+        include_str!("../openapi.yaml"),
+        "the spec is served as written"
+    );
 
     post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
-    let metrics = call(&app, Method::GET, "/metrics", None, Body::empty()).await;
+    let metrics = get(&app, "/metrics").await;
     assert!(metrics.content_type().starts_with("text/plain"));
     let text = metrics.body.as_str().unwrap();
     for needle in [
@@ -422,10 +431,10 @@ async fn health_readiness_spec_and_metrics_answer() {
         assert!(text.contains(needle), "metrics lack {needle:?}:\n{text}");
     }
 
-    state.set_not_ready();
-    let draining = call(&app, Method::GET, "/readyz", None, Body::empty()).await;
-    assert_eq!(draining.status, StatusCode::SERVICE_UNAVAILABLE);
-    let alive = call(&app, Method::GET, "/healthz", None, Body::empty()).await;
+    state.readiness.set_not_ready();
+    let draining = get(&app, "/readyz").await;
+    draining.assert_problem(503, "not_ready", "draining");
+    let alive = get(&app, "/healthz").await;
     assert_eq!(
         alive.status,
         StatusCode::OK,
@@ -434,14 +443,43 @@ async fn health_readiness_spec_and_metrics_answer() {
 }
 
 #[tokio::test]
+async fn metrics_label_requests_by_route_and_unmatched_paths_share_one_label() {
+    let app = app();
+    for path in ["/nowhere", "/solve/", "/users/1", "/users/2"] {
+        assert_eq!(
+            get(&app, path).await.status,
+            StatusCode::NOT_FOUND,
+            "{path}"
+        );
+    }
+    // A wrong method still matched a route: it is counted under that route.
+    assert_eq!(
+        get(&app, "/solve").await.status,
+        StatusCode::METHOD_NOT_ALLOWED
+    );
+    get(&app, "/healthz").await;
+    let text = get(&app, "/metrics").await.body;
+    let text = text.as_str().unwrap();
+    for needle in [
+        r#"http_requests_total{method="GET",route="unmatched",status="404"} 4"#,
+        r#"http_requests_total{method="GET",route="/solve",status="405"} 1"#,
+        r#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#,
+    ] {
+        assert!(text.contains(needle), "metrics lack {needle:?}:\n{text}");
+    }
+    for path in ["/nowhere", "/users/", "route=\"/solve/\""] {
+        assert!(!text.contains(path), "a series for {path:?}:\n{text}");
+    }
+}
+
+#[tokio::test]
 async fn batch_answers_each_board_in_order() {
-    let clash = format!("55{}", &PUZZLE[2..]);
     let boards = json!([
         PUZZLE,
         int_rows(PUZZLE),
-        clash,
+        clashing_board(),
         "xyz",
-        ".".repeat(81),
+        empty_board(),
         char_rows(PUZZLE)
     ]);
     let answer = post_json(&app(), "/solve/batch", &json!({ "boards": boards })).await;
@@ -458,6 +496,7 @@ async fn batch_answers_each_board_in_order() {
     assert_eq!(results[3]["error"]["code"], "invalid_board");
     assert_eq!(results[3]["error"]["errors"][0]["pointer"], "/boards/3");
     assert_eq!(results[4]["unique"], false);
+    assert_solves(&Grid::EMPTY, &results[4]["solution"], "empty board");
     assert_eq!(
         results[5],
         json!({"solution": char_rows(SOLUTION), "unique": true})
@@ -487,43 +526,30 @@ async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
         max_queued_solves: 0,
         ..Config::default()
     };
-    let state = AppState::new(&config);
-    let app = router_with_state(&config, state.clone());
-    let (release, wait) = std::sync::mpsc::channel::<()>();
-    let (started, is_started) = tokio::sync::oneshot::channel();
-    let blocker = tokio::spawn({
-        let state = state.clone();
-        async move {
-            state
-                .run_solver(move |_| {
-                    let _ = started.send(());
-                    let _ = wait.recv_timeout(Duration::from_secs(10));
-                })
-                .await
-        }
-    });
-    is_started.await.unwrap();
+    let (app, state) = app_and_state(&config);
+    let slot = SlotHolder::take(&state).await;
     // Easy puzzles are answered without a solver slot; this one needs the blocking pool.
+    assert!(guesses(&grid(SLOW)) > INLINE_GUESS_BUDGET);
+    assert!(guesses(&grid(PUZZLE)) <= INLINE_GUESS_BUDGET);
     let answer = post_json(&app, "/solve", &json!({ "board": SLOW })).await;
     answer.assert_problem(503, "overloaded", "slot taken, no queue");
+    assert_eq!(answer.headers["retry-after"], "1");
     let easy = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
     assert_eq!(easy.status, StatusCode::OK, "easy puzzles need no slot");
-    assert_eq!(answer.headers["retry-after"], "1");
-    let health = call(&app, Method::GET, "/healthz", None, Body::empty()).await;
+    let health = get(&app, "/healthz").await;
     assert_eq!(
         health.status,
         StatusCode::OK,
         "health answers while solvers are busy"
     );
-    release.send(()).unwrap();
-    blocker.await.unwrap().unwrap();
-    let answer = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
+    slot.release().await;
+    let answer = post_json(&app, "/solve", &json!({ "board": SLOW })).await;
     assert_eq!(
         answer.status,
         StatusCode::OK,
         "serves again once the slot is free"
     );
-    let metrics = call(&app, Method::GET, "/metrics", None, Body::empty()).await;
+    let metrics = get(&app, "/metrics").await;
     assert!(
         metrics
             .body
@@ -535,18 +561,18 @@ async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
 
 #[tokio::test]
 async fn a_panicking_solve_is_a_500_problem_and_the_service_keeps_serving() {
-    let config = Config::default();
-    let state = AppState::new(&config);
-    let app = router_with_state(&config, state.clone());
+    let (app, state) = app_and_state(&Config::default());
     let failed = state
-        .run_solver(|_| -> u8 { panic!("forced panic inside a solve") })
+        .pool
+        .run(|_| -> u8 { panic!("forced panic inside a solve") })
         .await
         .unwrap_err();
+    let failed = ApiError::from(failed);
     assert_eq!(failed.status(), StatusCode::INTERNAL_SERVER_ERROR);
     assert_eq!(failed.code(), "internal");
     let answer = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
     assert_eq!(answer.status, StatusCode::OK);
-    let metrics = call(&app, Method::GET, "/metrics", None, Body::empty()).await;
+    let metrics = get(&app, "/metrics").await;
     assert!(
         metrics
             .body
@@ -556,37 +582,42 @@ async fn a_panicking_solve_is_a_500_problem_and_the_service_keeps_serving() {
     );
 }
 
-#[tokio::test]
-async fn a_body_that_never_finishes_is_cut_off_with_408() {
+/// Paused time: the clock moves only when the runtime has nothing else to do, straight to
+/// the next timer, so the deadline is met exactly and no machine is too slow for it.
+#[tokio::test(start_paused = true)]
+async fn a_body_that_never_finishes_is_cut_off_with_408_at_the_deadline() {
     let config = Config {
         request_timeout: 1,
         ..Config::default()
     };
-    let (sender, body) = {
-        let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(1);
-        (tx, Body::from_stream(tokio_stream_from(rx)))
-    };
+    let (sender, body) = pending_body();
     sender
-        .send(Ok(axum::body::Bytes::from_static(b"{\"board\": ")))
+        .send(Ok(Bytes::from_static(b"{\"board\": ")))
         .await
         .unwrap();
-    let started = std::time::Instant::now();
-    let answer = call(
-        &app_with(&config),
-        Method::POST,
-        "/solve",
-        Some("application/json"),
-        body,
+    let started = tokio::time::Instant::now();
+    let answered = tokio::time::timeout(
+        Duration::from_secs(60),
+        call(
+            &app_with(&config),
+            Method::POST,
+            "/solve",
+            Some("application/json"),
+            body,
+        ),
     )
     .await;
+    let waited = started.elapsed();
+    let answer = answered.expect("an answer before the 60 s guard");
     answer.assert_problem(408, "timeout", "trickled body");
-    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(
+        answer.body["detail"].as_str().unwrap().contains("1 s"),
+        "{:?}",
+        answer.body
+    );
+    assert!(
+        (Duration::from_secs(1)..Duration::from_millis(1_010)).contains(&waited),
+        "cut off after {waited:?}, not at the 1 s deadline"
+    );
     drop(sender);
-}
-
-/// A stream over a channel receiver, without pulling in tokio-stream.
-fn tokio_stream_from<T: Send + 'static>(
-    mut rx: tokio::sync::mpsc::Receiver<T>,
-) -> impl futures_core::Stream<Item = T> + Send {
-    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{PUZZLE, SOLUTION, TestServer};
 use serde_json::{Value, json};
@@ -96,42 +96,75 @@ async fn only_listed_origins_are_allowed_when_configured() {
     server.shutdown().await.unwrap();
 }
 
+/// How long each step of the shutdown test may take on the real clock: far over ten times
+/// the slowest seen (the answer after the body's end: 30 ms; the listener closing: at the
+/// first try, 0.1 ms). Only a hang reaches it.
+const STEP_BOUND: Duration = Duration::from_secs(10);
+
 #[tokio::test]
 async fn shutdown_lets_an_in_flight_request_finish_then_stops() {
     let server = TestServer::start(Config::default()).await;
     let body = json!({ "board": PUZZLE }).to_string();
     let (head, tail) = body.split_at(10);
-    // Start a request and hold back the end of its body, so it is in flight at shutdown.
+    // With `Expect: 100-continue` the server says `100 Continue` once the handler reads the
+    // body: from then on the request is in flight, with no sleep to guess when.
     let mut stream = TcpStream::connect(server.addr).await.unwrap();
     let request = format!(
-        "POST /solve HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{head}",
+        "POST /solve HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut interim = Vec::new();
+    while !interim.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        tokio::time::timeout(STEP_BOUND, stream.read_exact(&mut byte))
+            .await
+            .expect("100 Continue in time")
+            .unwrap();
+        interim.push(byte[0]);
+    }
+    let interim = String::from_utf8_lossy(&interim);
+    assert!(interim.starts_with("HTTP/1.1 100"), "{interim}");
+    stream.write_all(head.as_bytes()).await.unwrap();
 
     let addr = server.addr;
     let mut server = server;
     let _ = server.stop.take().unwrap().send(());
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert!(
-        TcpStream::connect(addr).await.is_err(),
-        "no new connections once shutdown has begun"
+    let stopping = Instant::now();
+    let mut tries = 0;
+    while TcpStream::connect(addr).await.is_ok() {
+        tries += 1;
+        assert!(
+            stopping.elapsed() < STEP_BOUND,
+            "still accepting connections {:?} after shutdown began",
+            stopping.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    println!(
+        "listener closed {:?} after shutdown began ({tries} connections before)",
+        stopping.elapsed()
     );
+    // Only waiting can show that it does not stop: a server that did not wait would stop
+    // at once, and one that waits cannot stop while the body is unfinished.
     assert!(
-        !server.task.is_finished(),
+        tokio::time::timeout(Duration::from_millis(100), &mut server.task)
+            .await
+            .is_err(),
         "waits for the request in flight"
     );
 
+    let finishing = Instant::now();
     stream.write_all(tail.as_bytes()).await.unwrap();
     let mut answer = String::new();
-    tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer))
+    tokio::time::timeout(STEP_BOUND, stream.read_to_string(&mut answer))
         .await
-        .expect("answer within 5 s")
+        .expect("an answer in time")
         .unwrap();
+    println!("answered {:?} after the body's end", finishing.elapsed());
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(SOLUTION), "{answer}");
-    tokio::time::timeout(Duration::from_secs(5), server.task)
+    tokio::time::timeout(STEP_BOUND, server.task)
         .await
         .expect("server stops once the request is done")
         .unwrap()

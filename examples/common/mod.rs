@@ -5,7 +5,7 @@ use sudoku_service::sudoku::Grid;
 
 /// `[-n ROUNDS] FILE...` from the command line, with `default_rounds` when `-n` is absent;
 /// prints `usage` and exits 2 when there is no file or `ROUNDS` is not a positive number.
-pub fn rounds_and_files(default_rounds: usize, usage: &str) -> (usize, Vec<String>) {
+pub(crate) fn rounds_and_files(default_rounds: usize, usage: &str) -> (usize, Vec<String>) {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut rounds = Some(default_rounds);
     if args.len() >= 2 && args[0] == "-n" {
@@ -23,7 +23,7 @@ pub fn rounds_and_files(default_rounds: usize, usage: &str) -> (usize, Vec<Strin
 
 /// Every puzzle of a puzzle file; exits 2 naming the file (and line) when it cannot be read
 /// or a line is not a puzzle.
-pub fn load_puzzles(file: &str) -> Vec<Grid> {
+pub(crate) fn load_puzzles(file: &str) -> Vec<Grid> {
     match puzzle_sets::read(file) {
         Ok(puzzles) => puzzles.into_iter().map(|(_, grid)| grid).collect(),
         Err(err) => {

@@ -3,9 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_service::http::board::Board;
 use sudoku_service::http::extract::parse_json;
-use sudoku_service::http::routes::BatchRequest;
+use sudoku_service::http::wire::{BatchRequest, Board};
 
 fuzz_target!(|data: &[u8]| {
     match parse_json::<BatchRequest>(data) {

@@ -4,9 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_service::http::ApiError;
-use sudoku_service::http::board::Board;
 use sudoku_service::http::extract::parse_json;
-use sudoku_service::http::routes::BoardRequest;
+use sudoku_service::http::wire::{Board, BoardRequest};
 
 fuzz_target!(|data: &[u8]| {
     let error = match parse_json::<BoardRequest>(data) {

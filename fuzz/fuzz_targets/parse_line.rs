@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_service::http::board::Board;
+use sudoku_service::http::wire::Board;
 use sudoku_service::sudoku::{Grid, ParseError};
 
 fuzz_target!(|data: &[u8]| {

@@ -24,7 +24,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 /// write, or a panic in another thread), so that it gives up on its item rather than finish
 /// it for nobody.
 #[derive(Debug, Clone, Copy)]
-pub struct Cancellation<'a>(&'a AtomicBool);
+pub(super) struct Cancellation<'a>(&'a AtomicBool);
 
 impl<'a> Cancellation<'a> {
     /// A cancellation raised by setting `flag`, for tests that call a work function
@@ -35,7 +35,7 @@ impl<'a> Cancellation<'a> {
     }
 
     /// Whether the run is over; whatever the work function returns from then on is dropped.
-    pub fn is_cancelled(&self) -> bool {
+    pub(super) fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
 }
@@ -51,7 +51,7 @@ impl<'a> Cancellation<'a> {
 /// The first error of `read` or `sink` ends the run and is returned: no thread takes
 /// another item, and `work` sees [`Cancellation::is_cancelled`]. A panic anywhere ends the
 /// run as well: once every thread has stopped, it is passed on to the caller.
-pub fn ordered_parallel<Item, Output>(
+pub(super) fn ordered_parallel<Item, Output>(
     threads: NonZeroUsize,
     window: NonZeroUsize,
     read: impl FnMut() -> io::Result<Option<Item>> + Send,

@@ -1,10 +1,11 @@
-//! Every failure of the API, answered as `application/problem+json` (RFC 9457).
+//! Every failure of the API, answered as `application/problem+json` (RFC 9457): its
+//! status, its stable code, and the [`Problem`] body it is sent as.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
-use super::board::{BoardError, ConflictBody};
+use super::pool::PoolError;
+use super::wire::{BoardError, ConflictBody, Problem};
 use crate::config::RETRY_AFTER_SECS;
 
 /// The media type of every error body.
@@ -131,26 +132,13 @@ impl From<crate::sudoku::BudgetExhausted> for ApiError {
     }
 }
 
-/// The RFC 9457 body, plus `code` and, where they help, `errors` or `conflicts`.
-#[derive(Debug, Clone, Serialize)]
-pub struct Problem {
-    /// A URI naming the kind of problem.
-    #[serde(rename = "type")]
-    pub type_uri: String,
-    /// The status's reason phrase.
-    pub title: String,
-    /// The HTTP status.
-    pub status: u16,
-    /// What went wrong in this request.
-    pub detail: String,
-    /// The stable machine-readable code.
-    pub code: &'static str,
-    /// Where a board is malformed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub errors: Option<Vec<BoardError>>,
-    /// The clashing givens of an unsolvable board.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub conflicts: Option<Vec<ConflictBody>>,
+impl From<PoolError> for ApiError {
+    fn from(error: PoolError) -> Self {
+        match error {
+            PoolError::Overloaded => ApiError::Overloaded,
+            PoolError::Failed(reason) => ApiError::Internal(reason),
+        }
+    }
 }
 
 impl IntoResponse for ApiError {

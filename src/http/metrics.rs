@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -15,7 +15,8 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use super::state::AppState;
+/// The route label of requests that matched no route.
+const UNMATCHED: &str = "unmatched";
 
 /// Labels of one request series.
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -161,14 +162,15 @@ impl Drop for SolveTimer {
     }
 }
 
-/// The route a path belongs to, from the fixed list; anything else is `unmatched`, so
-/// clients cannot create series without bound.
-fn route_label(path: &str) -> &'static str {
-    super::ROUTES
-        .iter()
-        .find(|&&route| route == path)
-        .copied()
-        .unwrap_or("unmatched")
+/// The route a request was routed to, as the router spells it; requests that matched none
+/// (the 404s of the fallback) share [`UNMATCHED`], so clients cannot create series without
+/// bound.
+fn route_label(request: &Request) -> String {
+    request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or(UNMATCHED, MatchedPath::as_str)
+        .to_owned()
 }
 
 /// The method as a label; unusual methods share one label for the same reason.
@@ -185,26 +187,30 @@ fn method_label(method: &Method) -> &'static str {
     }
 }
 
-/// Middleware: counts and times every request by its matched route.
-pub async fn track(State(state): State<AppState>, request: Request, next: Next) -> Response {
+/// Middleware, layered under the routes: counts and times every request by its matched
+/// route.
+pub async fn track(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = method_label(request.method());
-    let route = route_label(request.uri().path());
+    let route = route_label(&request);
     let response = next.run(request).await;
-    state
-        .metrics()
-        .observe_request(method, route, response.status().as_u16(), started.elapsed());
+    metrics.observe_request(
+        method,
+        &route,
+        response.status().as_u16(),
+        started.elapsed(),
+    );
     response
 }
 
 /// `GET /metrics`: the Prometheus text exposition.
-pub async fn export(State(state): State<AppState>) -> Response {
+pub async fn export(State(metrics): State<Arc<Metrics>>) -> Response {
     (
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static(prometheus_text::CONTENT_TYPE),
         )],
-        state.metrics().render(),
+        metrics.render(),
     )
         .into_response()
 }

@@ -1,194 +1,184 @@
 //! The HTTP adapter: the router, its layers, and everything axum.
+//!
+//! Dependencies between the files point one way (none imports this file's items):
+//! - [`wire`]: the bodies, on [`crate::sudoku`] only;
+//! - [`metrics`], [`readiness`] and [`page`] (the playground): on nothing here;
+//! - [`pool`]: the solver slots, on `metrics`;
+//! - [`error`]: [`ApiError`], on `wire` and `pool`; [`extract`]: the JSON body, on `error`;
+//! - [`state`]: [`AppState`], the container of `pool`, `metrics`, `readiness` and limits;
+//! - `handler` and `layer` (private): on the above, never on [`AppState`] itself;
+//! - this file: [`router`], on all of them.
 
-pub mod board;
 pub mod error;
 pub mod extract;
+mod handler;
+mod layer;
 pub mod metrics;
-pub mod routes;
+pub mod page;
+pub mod pool;
+pub mod readiness;
 pub mod state;
+pub mod wire;
 
-use std::time::Duration;
+use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderName, HeaderValue, Method, header};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::extract::DefaultBodyLimit;
+use axum::middleware;
 use axum::routing::{get, post};
-use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
-use crate::config::Config;
 pub use error::ApiError;
 use extract::BodyLimit;
+use layer::REQUEST_ID;
 pub use state::AppState;
 
-/// Every route the API serves (all are fixed paths).
-pub const ROUTES: [&str; 7] = [
-    "/solve",
-    "/solve/batch",
-    "/validate",
-    "/healthz",
-    "/readyz",
-    "/metrics",
-    "/openapi.yaml",
-];
-
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
-
-/// The whole API with its layers, for `state` built from `config`.
-pub fn router(config: &Config) -> (Router, AppState) {
-    let state = AppState::new(config);
-    (router_with_state(config, state.clone()), state)
-}
-
-/// The whole API over an existing state (tests use this to reach the state too).
-pub fn router_with_state(config: &Config, state: AppState) -> Router {
+/// The whole API with its layers, over `state` (built once, by [`AppState::new`], from the
+/// configuration: every limit the router applies comes from it).
+pub fn router(state: AppState) -> Router {
+    let limits = state.limits;
+    let batch_limits = ServiceBuilder::new()
+        .layer(DefaultBodyLimit::max(limits.batch_body))
+        .layer(axum::Extension(BodyLimit(limits.batch_body)));
     let api = Router::new()
-        .route("/solve", post(routes::solve))
+        .route("/solve", post(handler::solve))
         .route(
             "/solve/batch",
-            post(routes::solve_batch).layer::<_, std::convert::Infallible>(
-                tower::ServiceBuilder::new()
-                    .layer(DefaultBodyLimit::max(config.batch_body_limit))
-                    .layer(axum::Extension(BodyLimit(config.batch_body_limit))),
-            ),
+            post(handler::solve_batch).layer::<_, std::convert::Infallible>(batch_limits),
         )
-        .route("/validate", post(routes::validate))
-        .route("/healthz", get(routes::healthz))
-        .route("/readyz", get(routes::readyz))
+        .route("/validate", post(handler::validate))
+        .route("/healthz", get(handler::healthz))
+        .route("/readyz", get(handler::readyz))
         .route("/metrics", get(metrics::export))
-        .route("/openapi.yaml", get(routes::openapi))
-        .fallback(not_found)
-        .layer(DefaultBodyLimit::max(config.body_limit))
-        .layer(middleware::from_fn_with_state(state.clone(), deadline))
-        .layer(middleware::from_fn(problem_for_bare_errors))
+        .route("/openapi.yaml", get(handler::openapi))
+        .merge(page::router())
+        .fallback(handler::not_found)
+        .layer(DefaultBodyLimit::max(limits.body))
+        .layer(middleware::from_fn_with_state(limits, layer::deadline))
+        .layer(middleware::from_fn(layer::problem_for_bare_errors))
+        // Under the routing (a `Router::layer`), so it sees the route matched.
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            Arc::clone(&state.metrics),
             metrics::track,
         ))
-        .layer(middleware::from_fn(log_request))
-        .with_state(state);
-    api.layer(cors(config))
+        .layer(middleware::from_fn(layer::log_request))
+        .with_state(state.clone());
+    api.layer(layer::cors(&state.cors))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(
             TraceLayer::new_for_http()
-                .make_span_with(|request: &Request<Body>| {
-                    let id = request
-                        .headers()
-                        .get(&REQUEST_ID)
-                        .and_then(|v| v.to_str().ok())
-                        .unwrap_or("-");
-                    tracing::info_span!(
-                        "request",
-                        method = %request.method(),
-                        path = %request.uri().path(),
-                        request_id = %id,
-                    )
-                })
+                .make_span_with(layer::request_span)
                 .on_request(())
                 .on_response(())
                 .on_failure(()),
         )
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
-        .layer(middleware::map_request(drop_unusable_request_id))
+        .layer(middleware::map_request(layer::drop_unusable_request_id))
 }
 
-/// Logs each request once, inside its span: probes and scrapes at DEBUG (they come every
-/// few seconds from every orchestrator), everything else at INFO.
-async fn log_request(request: Request, next: Next) -> Response {
-    let started = std::time::Instant::now();
-    let quiet = matches!(request.uri().path(), "/healthz" | "/readyz" | "/metrics");
-    let response = next.run(request).await;
-    let status = response.status().as_u16();
-    // Microsecond resolution is plenty, and keeps the field short.
-    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-    if quiet {
-        tracing::debug!(status, latency_ms, "request done");
-    } else {
-        tracing::info!(status, latency_ms, "request done");
+#[cfg(test)]
+mod tests {
+    /// Every file of the HTTP layer, by module path, with its source.
+    const FILES: [(&str, &str); 14] = [
+        ("http", include_str!("mod.rs")),
+        ("http::error", include_str!("error.rs")),
+        ("http::extract", include_str!("extract.rs")),
+        ("http::handler", include_str!("handler.rs")),
+        ("http::layer", include_str!("layer.rs")),
+        ("http::metrics", include_str!("metrics.rs")),
+        ("http::page", include_str!("page/mod.rs")),
+        ("http::pool", include_str!("pool.rs")),
+        ("http::readiness", include_str!("readiness.rs")),
+        ("http::state", include_str!("state.rs")),
+        ("http::wire", include_str!("wire/mod.rs")),
+        ("http::wire::board", include_str!("wire/board.rs")),
+        ("http::wire::conflict", include_str!("wire/conflict.rs")),
+        ("http::wire::problem", include_str!("wire/problem.rs")),
+    ];
+
+    /// The files of the layer that `module`'s code (not its tests or comments) refers to
+    /// through `super::` or `crate::http::`.
+    fn dependencies(module: &str, source: &str) -> Vec<&'static str> {
+        let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+        let parent = module.rsplit_once("::").map_or("", |(parent, _)| parent);
+        let mut found = Vec::new();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (prefix, base) in [("super::", parent), ("crate::", "")] {
+                for (at, _) in line.match_indices(prefix) {
+                    let rest = &line[at + prefix.len()..];
+                    let path: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                        .collect();
+                    let target = if base.is_empty() {
+                        path
+                    } else {
+                        format!("{base}::{path}")
+                    };
+                    // The longest file whose module path starts the referred-to path.
+                    let file = FILES
+                        .iter()
+                        .map(|(name, _)| *name)
+                        .filter(|name| target == *name || target.starts_with(&format!("{name}::")))
+                        .max_by_key(|name| name.len());
+                    if let Some(file) = file.filter(|file| *file != module) {
+                        found.push(file);
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
     }
-    response
-}
 
-/// A client's `x-request-id` is kept only when it is usable in logs: 1 to 128 visible
-/// ASCII characters. Otherwise a fresh id is made, as if none had been sent.
-async fn drop_unusable_request_id(mut request: Request) -> Request {
-    let usable = request.headers().get(&REQUEST_ID).map(|id| {
-        let bytes = id.as_bytes();
-        !bytes.is_empty() && bytes.len() <= 128 && bytes.iter().all(u8::is_ascii_graphic)
-    });
-    if usable == Some(false) {
-        request.headers_mut().remove(&REQUEST_ID);
-    }
-    request
-}
-
-fn cors(config: &Config) -> CorsLayer {
-    let origins = if config.cors_allows_any_origin() {
-        AllowOrigin::from(Any)
-    } else {
-        AllowOrigin::list(
-            config
-                .cors_origins
-                .iter()
-                .filter_map(|origin| HeaderValue::from_str(origin.trim()).ok()),
-        )
-    };
-    CorsLayer::new()
-        .allow_origin(origins)
-        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
-        .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
-        .expose_headers([REQUEST_ID, header::RETRY_AFTER])
-        .max_age(Duration::from_secs(24 * 60 * 60))
-}
-
-async fn not_found(request: Request) -> ApiError {
-    ApiError::NotFound(request.uri().path().to_owned())
-}
-
-/// Bounds the whole request, reading the body included, so slow clients let go of their
-/// solver slot and connection; puts the body limit where error messages can quote it.
-async fn deadline(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    request
-        .extensions_mut()
-        .insert(BodyLimit(state.body_limit()));
-    let seconds = state.request_timeout_secs();
-    match tokio::time::timeout(Duration::from_secs(seconds), next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => ApiError::Timeout(seconds).into_response(),
-    }
-}
-
-/// Turns the bodiless error answers axum makes itself (405, for one) into problem+json,
-/// keeping their status and headers (such as `Allow`).
-async fn problem_for_bare_errors(request: Request, next: Next) -> Response {
-    let method = request.method().clone();
-    let response = next.run(request).await;
-    let status = response.status();
-    let is_problem = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes() == error::PROBLEM_JSON.as_bytes());
-    if !(status.is_client_error() || status.is_server_error()) || is_problem {
-        return response;
-    }
-    let error = match status.as_u16() {
-        405 => ApiError::MethodNotAllowed(method.to_string()),
-        500 => ApiError::Internal(format!("bare {status} from a lower layer")),
-        _ => ApiError::Other(
-            status,
-            status.canonical_reason().unwrap_or("error").to_owned(),
-        ),
-    };
-    let (parts, _) = response.into_parts();
-    let mut replaced = error.into_response();
-    for (name, value) in &parts.headers {
-        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
-            replaced.headers_mut().insert(name, value.clone());
+    #[test]
+    fn every_module_of_the_http_layer_is_in_the_cycle_check() {
+        for (module, source) in FILES {
+            let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+            for line in code.lines() {
+                let declared = line.strip_prefix("pub mod ").or(line.strip_prefix("mod "));
+                if let Some(child) = declared.and_then(|rest| rest.strip_suffix(';')) {
+                    let child = format!("{module}::{child}");
+                    assert!(
+                        FILES.iter().any(|(name, _)| *name == child),
+                        "{child} is missing from FILES"
+                    );
+                }
+            }
         }
     }
-    replaced
+
+    #[test]
+    fn no_file_of_the_http_layer_depends_on_itself_through_others() {
+        let graph: Vec<(&str, Vec<&str>)> = FILES
+            .iter()
+            .map(|(module, source)| (*module, dependencies(module, source)))
+            .collect();
+        for (module, deps) in &graph {
+            println!("{module} -> {deps:?}");
+        }
+        assert!(
+            graph.iter().any(|(_, deps)| !deps.is_empty()),
+            "no dependency found at all: the scan is broken"
+        );
+        // Peel off files that depend on nothing left; whatever remains lies on a cycle.
+        let mut left = graph.clone();
+        while let Some(i) = left.iter().position(|(_, deps)| {
+            deps.iter()
+                .all(|dep| !left.iter().any(|(module, _)| module == dep))
+        }) {
+            left.remove(i);
+        }
+        assert!(
+            left.is_empty(),
+            "files on or above an import cycle: {left:?}"
+        );
+        // And none of the files below the router reaches back into it.
+        for (module, deps) in &graph {
+            assert!(!deps.contains(&"http"), "{module} imports from http/mod.rs");
+        }
+    }
 }

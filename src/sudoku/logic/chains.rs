@@ -56,6 +56,12 @@ pub(super) struct Graph {
 
 impl Graph {
     pub(super) fn new(state: &Candidates, digit: Option<u8>) -> Box<Graph> {
+        Graph::with_links(state, digit, true)
+    }
+
+    /// The graph with bivalue cells as strong links (unless `digit` is given) and,
+    /// when `conjugates`, the conjugate pairs of units too.
+    fn with_links(state: &Candidates, digit: Option<u8>, conjugates: bool) -> Box<Graph> {
         let mut graph = Box::new(Graph {
             strong: [[0; 4]; NODES],
             strong_len: [0; NODES],
@@ -72,7 +78,7 @@ impl Graph {
                     let other = digits_of(mask & !bit(d)).next().unwrap_or(d);
                     graph.push(n, node(cell, other));
                 }
-                for unit in units_of(cell) {
+                for unit in units_of(cell).into_iter().filter(|_| conjugates) {
                     let places = state.cells_with(d) & UNIT_MASK[unit];
                     if places.count_ones() == 2 {
                         let mate = (places & !(1u128 << cell)).trailing_zeros() as usize;
@@ -299,7 +305,17 @@ fn search(state: &Candidates, digit: Option<u8>) -> Option<Found> {
 }
 
 fn chain_step(found: Found, technique: Technique, base: u16) -> Step {
-    let mut step = Step::new(technique, chain_rating(base, found.nodes.len()));
+    // SE counts a chain from its target: an elimination's chain runs from the target
+    // (assumed true) to the target false, two nodes more than ours, and its length
+    // modifier starts two nodes in, so ours counts as it is; a placement's chain already
+    // holds the target at both ends, so it counts two less.
+    let nodes = found.nodes.len();
+    let length = if found.placements.is_empty() {
+        nodes
+    } else {
+        nodes.saturating_sub(2)
+    };
+    let mut step = Step::new(technique, chain_rating(base, length));
     step.chain = found.nodes.iter().map(|&n| cell_digit(n)).collect();
     let mut cells: Vec<usize> = step.chain.iter().map(|&(c, _)| c).collect();
     cells.dedup();
@@ -342,6 +358,195 @@ pub(crate) fn aic(state: &Candidates) -> Option<Step> {
         (Technique::Aic, AIC_BASE)
     };
     Some(chain_step(found, technique, base))
+}
+
+/// SE's base rating of a cycle on one digit (X-cycle) or through bivalue cells only
+/// (Y-cycle); a cycle mixing both rates as a bidirectional cycle, [`AIC_BASE`].
+const CYCLE_BASE: u16 = 65;
+/// The longest cycle looked for, in nodes.
+const MAX_CYCLE: usize = 20;
+
+/// The shortest continuous loop (nice loop) of the graph with eliminations, with the
+/// eliminations: the candidates seeing both ends of any of its weak links. In a loop each
+/// link has exactly one true end, whichever way round the loop the truth runs, so its
+/// weak links are strong too (the idea of SE's bidirectional cycles and of the forums'
+/// continuous nice loops).
+fn shortest_cycle(state: &Candidates, graph: &Graph) -> Option<Found> {
+    // A breadth-first walk from each start assumed true. As in SE's cycle search, a true
+    // state is entered once, but a false one again by another route unless it is on that
+    // route already: the loop must come back through its own start's neighbours.
+    struct Entry {
+        state: u16,
+        parent: u32,
+        depth: u8,
+    }
+    let mut seen = vec![0u32; STATES];
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut best: Option<Found> = None;
+    for start in 0..NODES {
+        if graph.strong_len[start] == 0 {
+            continue;
+        }
+        let generation = start as u32 + 1;
+        entries.clear();
+        let first = 2 * start + 1;
+        seen[first] = generation;
+        entries.push(Entry {
+            state: first as u16,
+            parent: u32::MAX,
+            depth: 1,
+        });
+        let limit = best.as_ref().map_or(MAX_CYCLE, |b| b.nodes.len() - 1);
+        let mut head = 0;
+        while head < entries.len() {
+            let at = head;
+            head += 1;
+            let s = usize::from(entries[at].state);
+            let nodes = usize::from(entries[at].depth);
+            if nodes >= limit {
+                continue;
+            }
+            let n = s / 2;
+            if s % 2 == 0 {
+                for &m in &graph.strong[n][..usize::from(graph.strong_len[n])] {
+                    let t = 2 * usize::from(m) + 1;
+                    if t == first && nodes >= 4 {
+                        let path = path_of(&entries, at, |e| (usize::from(e.state), e.parent));
+                        if let Some(found) = close_cycle(state, &path) {
+                            if best.as_ref().is_none_or(|b| {
+                                (
+                                    found.nodes.len(),
+                                    std::cmp::Reverse(found.eliminations.len()),
+                                ) < (b.nodes.len(), std::cmp::Reverse(b.eliminations.len()))
+                            }) {
+                                best = Some(found);
+                            }
+                        }
+                    } else if seen[t] != generation {
+                        seen[t] = generation;
+                        entries.push(Entry {
+                            state: t as u16,
+                            parent: at as u32,
+                            depth: nodes as u8 + 1,
+                        });
+                    }
+                }
+            } else {
+                let (cell, digit) = cell_digit(n);
+                let mut targets: Vec<usize> = Vec::new();
+                if graph.digit.is_none() {
+                    targets.extend(
+                        digits_of(state.mask(cell) & !bit(digit)).map(|d| 2 * node(cell, d)),
+                    );
+                }
+                targets.extend(
+                    cells_of(PEERS[cell] & state.cells_with(digit)).map(|p| 2 * node(p, digit)),
+                );
+                for t in targets {
+                    // Not back onto its own route.
+                    let mut up = entries[at].parent;
+                    let mut on_route = false;
+                    while up != u32::MAX {
+                        let e = &entries[up as usize];
+                        if usize::from(e.state) / 2 == t / 2 {
+                            on_route = true;
+                            break;
+                        }
+                        up = e.parent;
+                    }
+                    if !on_route {
+                        entries.push(Entry {
+                            state: t as u16,
+                            parent: at as u32,
+                            depth: nodes as u8 + 1,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The states from the root of a walk to entry `at`, root first.
+fn path_of<E>(entries: &[E], at: usize, link: impl Fn(&E) -> (usize, u32)) -> Vec<usize> {
+    let mut path = Vec::new();
+    let mut i = at as u32;
+    while i != u32::MAX {
+        let (state, parent) = link(&entries[i as usize]);
+        path.push(state);
+        i = parent;
+    }
+    path.reverse();
+    path
+}
+
+/// The loop of walk states `path` (the start true, then alternately false and true,
+/// ending on a false state strongly linked back to the start), if its nodes are
+/// distinct and it eliminates something.
+fn close_cycle(state: &Candidates, path: &[usize]) -> Option<Found> {
+    let mut on_loop = [false; NODES];
+    for &s in path {
+        if std::mem::replace(&mut on_loop[s / 2], true) {
+            return None;
+        }
+    }
+    let mut gone = Vec::new();
+    // Weak links: from each true state to the next (false) one.
+    for pair in path.chunks(2) {
+        let (p, q) = (pair[0] / 2, pair[1] / 2);
+        gone.extend(
+            seen_by_both(state, p, q)
+                .into_iter()
+                .filter(|&(c, d)| !on_loop[node(c, d)]),
+        );
+    }
+    gone.sort_unstable();
+    gone.dedup();
+    if gone.is_empty() {
+        return None;
+    }
+    Some(Found {
+        nodes: path.iter().map(|&s| s / 2).collect(),
+        placements: Vec::new(),
+        eliminations: gone,
+    })
+}
+
+/// The easiest X-cycle, Y-cycle or bidirectional cycle (SE 6.5, 6.5, 7.0 plus the
+/// length bonus of its nodes less two).
+pub(crate) fn cycle(state: &Candidates) -> Option<Step> {
+    fn rated(found: Found, technique: Technique, base: u16) -> Step {
+        // A cycle's chain in SE runs from its start round to the start again, counted
+        // once: our nodes; the length modifier starts two nodes in.
+        let length = found.nodes.len().saturating_sub(2);
+        let mut step = chain_step(found, technique, base);
+        step.rating.0 = chain_rating(base, length);
+        step
+    }
+    let mut best: Option<Step> = None;
+    let keep = |step: Step, best: &mut Option<Step>| {
+        if best.as_ref().is_none_or(|b| step.rating < b.rating) {
+            *best = Some(step);
+        }
+    };
+    for digit in 1..=9 {
+        let graph = Graph::new(state, Some(digit));
+        if let Some(found) = shortest_cycle(state, &graph) {
+            keep(rated(found, Technique::XCycle, CYCLE_BASE), &mut best);
+        }
+    }
+    let bivalue = Graph::with_links(state, None, false);
+    if let Some(found) = shortest_cycle(state, &bivalue) {
+        keep(rated(found, Technique::YCycle, CYCLE_BASE), &mut best);
+    }
+    if best.as_ref().is_none_or(|b| b.rating.0 > AIC_BASE) {
+        let all = Graph::new(state, None);
+        if let Some(found) = shortest_cycle(state, &all) {
+            keep(rated(found, Technique::XyCycle, AIC_BASE), &mut best);
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -422,6 +627,32 @@ mod tests {
             assert!((1..=3).contains(&digit), "{step}");
         }
         assert!(!step.eliminations.is_empty());
+    }
+
+    #[test]
+    fn a_y_cycle_turns_its_weak_links_strong() {
+        // r1c1 {1,2}, r1c5 {2,3}, r5c5 {3,4}, r5c1 {4,1}: whichever digit r1c1 holds, the
+        // loop fixes all four cells, and each weak link (2 in row 1, 3 in column 5, 4 in
+        // row 5, 1 in column 1) has one true end. So 2 leaves the rest of row 1, 3 of
+        // column 5, 4 of row 5 and 1 of column 1: 4 * 7 candidates.
+        let mut masks = [ALL_DIGITS; 81];
+        masks[0] = bit(1) | bit(2);
+        masks[4] = bit(2) | bit(3);
+        masks[40] = bit(3) | bit(4);
+        masks[36] = bit(4) | bit(1);
+        let state = Candidates::from_masks(masks);
+        let step = cycle(&state).unwrap();
+        assert_eq!(step.technique, Technique::YCycle);
+        assert_eq!(step.chain.len(), 8);
+        assert_eq!(step.rating.0, 66);
+        assert_eq!(step.eliminations.len(), 28, "{step}");
+        for c in [1, 2, 3, 5, 6, 7, 8] {
+            assert!(step.eliminations.contains(&(c, 2)));
+        }
+        for r in [1, 2, 3, 5, 6, 7, 8] {
+            assert!(step.eliminations.contains(&(r * 9 + 4, 3)));
+            assert!(step.eliminations.contains(&(r * 9, 1)));
+        }
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //! Each branch assumes one candidate true and follows the same strong and weak links as
 //! the chains of [`super::chains`] (static implications: the grid is not updated along the
 //! way, as in SE's non-dynamic forcing chains). A candidate false in every branch is
-//! eliminated; one true in every branch is placed. SE rates region forcing chains from 8.2
-//! and cell forcing chains from 8.3, plus a length bonus on the nodes of all branches
-//! together (the idea of SE's multiple forcing chains).
+//! eliminated; one true in every branch is placed. SE rates both 8.0 plus the length bonus
+//! of the nodes of all branches together, less two (the idea of SE's multiple forcing
+//! chains; in practice region chains start at 8.2 and cell chains at 8.3).
 
 use super::candidates::{Candidates, UNIT_MASK, UNITS, bit, cells_of, digits_of};
 use super::chains::{Graph, NODES, STATES, cell_digit, chain_rating, node};
@@ -14,8 +14,10 @@ use super::step::{Step, Technique};
 
 /// The longest branch followed, in nodes.
 const CAP: usize = 20;
-const CELL_BASE: u16 = 83;
-const REGION_BASE: u16 = 82;
+/// SE's base rating of static multiple forcing chains, cell or region alike; the
+/// difference people quote (8.2 region, 8.3 cell) comes from their usual lengths.
+const CELL_BASE: u16 = 80;
+const REGION_BASE: u16 = 80;
 
 /// The easiest cell or region forcing chain.
 pub(crate) fn forcing_chains(state: &Candidates) -> Option<Step> {
@@ -56,7 +58,9 @@ pub(crate) fn forcing_chains(state: &Candidates) -> Option<Step> {
             }
         }
         if let Some((complexity, s)) = found {
-            let rating = chain_rating(base, complexity);
+            // SE's complexity is the nodes of all branches, each counting its assumption;
+            // its length modifier starts two nodes in.
+            let rating = chain_rating(base, complexity - 2);
             if best.as_ref().is_none_or(|b: &Step| rating < b.rating.0) {
                 let mut step = Step::new(technique, rating);
                 let (cell, digit) = cell_digit(s / 2);

@@ -4,31 +4,38 @@
 //! - [`Candidates`] is the pencil-mark state: a 9-bit mask per cell, the placed digits, and
 //!   one 81-bit cell set per digit, so a unit's places for a digit are one AND.
 //! - Each technique is a function from a state to the first [`Step`] it finds, or none;
-//!   one file per family (singles, intersections, subsets, fish, wings, uniqueness,
-//!   chains, forcing chains). A step is a plain value: technique, highlights, placements, eliminations
-//!   and rating; applying it is the caller's choice ([`Step::apply`]).
-//! - [`next_step`] follows SE's rule: at each step, take the easiest step available. It
-//!   tries the techniques from the lowest rating up and stops as soon as no later
-//!   technique could rate lower than the best step found (chains rate by length).
+//!   one file per family (singles, intersections, subsets, fish, strong-link chains
+//!   (`links`), wings, ALS wings (`als`), uniqueness, chains and cycles, forcing chains).
+//!   A step is a plain value: technique, highlights, placements, eliminations and
+//!   rating; applying it is the caller's choice ([`Step::apply`]).
+//! - [`next_step`] follows the rater's rule: the techniques are grouped by producer in
+//!   SukakuExplainer's order, and the first producer with a step wins, with the easiest of
+//!   its steps.
 //! - [`solve_logically`] applies steps until the grid is solved, no technique applies, or
 //!   the step budget is spent; a puzzle's rating is its hardest step.
 //!
 //! Every technique is sound for any position, except the uniqueness ones (unique
 //! rectangles, BUG+1), which assume the puzzle has exactly one solution.
 //!
-//! Ratings follow SE v1.2.1's base ratings; techniques SE lacks (finned fish, W-wing) are
-//! rated as the chains SE would find instead. The idea of SE's length modifier is in
-//! [`length_bonus`]; code of SE and its forks is LGPL and none of it is used here.
+//! Ratings follow SE v1.2.1's base ratings, and, where our reference ratings were made
+//! with SukakuExplainer's defaults, that fork's extra techniques and ratings: chains of
+//! two to four strong links on one digit (4.0, 5.4, 5.8 plus a mix modifier) and wings of
+//! a bivalue cell with a three- or four-cell almost locked set (5.5-5.6, 6.2-6.4).
+//! Techniques neither has (finned fish, W-wing) are rated as the chains SE would find
+//! instead. The idea of SE's length modifier is in [`length_bonus`]; code of SE and its
+//! forks is LGPL and none of it is used here.
 
 // Cells, units and digits are numbers that index the tables, so loops over their ranges
 // read better than iterators over the tables.
 #![allow(clippy::needless_range_loop)]
 
+mod als;
 mod candidates;
 mod chains;
 mod fish;
 mod forcing;
 mod intersections;
+mod links;
 mod singles;
 mod step;
 mod subsets;
@@ -45,50 +52,64 @@ use crate::sudoku::Grid;
 
 type Finder = fn(&Candidates) -> Option<Step>;
 
-/// The techniques in the order tried, each with the lowest rating it can give.
-const FINDERS: &[(u16, Finder)] = &[
-    (10, singles::last_value),
-    (12, |s| singles::hidden_single(s, true)),
-    (15, |s| singles::hidden_single(s, false)),
-    (17, |s| intersections::pointing(s, true)),
-    (19, |s| intersections::claiming(s, true)),
-    (20, |s| subsets::hidden(s, 2, true)),
-    (23, singles::naked_single),
-    (25, |s| subsets::hidden(s, 3, true)),
-    (26, |s| intersections::pointing(s, false)),
-    (28, |s| intersections::claiming(s, false)),
-    (30, |s| subsets::naked(s, 2)),
-    (32, |s| fish::fish(s, 2)),
-    (34, |s| subsets::hidden(s, 2, false)),
-    (36, |s| subsets::naked(s, 3)),
-    (38, |s| fish::fish(s, 3)),
-    (40, |s| subsets::hidden(s, 3, false)),
-    (42, wings::xy_wing),
-    (44, wings::xyz_wing),
-    (45, uniqueness::unique_rectangle),
-    (50, |s| subsets::naked(s, 4)),
-    (52, |s| fish::fish(s, 4)),
-    (54, |s| subsets::hidden(s, 4, false)),
-    (56, uniqueness::bug_plus_one),
-    (66, |s| fish::finned_fish(s, 2)),
-    (66, chains::x_chain),
-    (67, |s| fish::finned_fish(s, 3)),
-    (68, |s| fish::finned_fish(s, 4)),
-    (70, wings::w_wing),
-    (70, chains::aic),
-    (82, forcing::forcing_chains),
+/// The techniques in the order tried, each tagged with its producer: the producers are
+/// tried in turn and the first one with a step wins, with the easiest of its steps. This
+/// is SukakuExplainer's rule (its rater asks its producers in a fixed order and stops at
+/// the first that finds anything), so a producer listed early may give a step rated above
+/// one a later producer would have found. Chains form one producer, as in SE.
+const FINDERS: &[(u8, Finder)] = &[
+    (0, singles::last_value),
+    (1, |s| singles::hidden_single(s, true)),
+    (2, |s| singles::hidden_single(s, false)),
+    (3, |s| intersections::pointing(s, true)),
+    (4, |s| intersections::claiming(s, true)),
+    (5, |s| subsets::hidden(s, 2, true)),
+    (6, singles::naked_single),
+    (7, |s| subsets::hidden(s, 3, true)),
+    (8, |s| intersections::pointing(s, false)),
+    (9, |s| intersections::claiming(s, false)),
+    (10, |s| subsets::naked(s, 2)),
+    (11, |s| fish::fish(s, 2)),
+    (12, |s| subsets::hidden(s, 2, false)),
+    (13, |s| subsets::naked(s, 3)),
+    (14, |s| fish::fish(s, 3)),
+    (15, |s| subsets::hidden(s, 3, false)),
+    (16, |s| links::strong_links(s, 2)),
+    (17, wings::xy_wing),
+    (18, wings::xyz_wing),
+    (19, uniqueness::unique_rectangle),
+    (20, |s| subsets::naked(s, 4)),
+    (21, |s| fish::fish(s, 4)),
+    (22, |s| subsets::hidden(s, 4, false)),
+    (23, |s| links::strong_links(s, 3)),
+    (24, |s| als::als_wing(s, 3)),
+    (25, uniqueness::bug_plus_one),
+    (26, |s| links::strong_links(s, 4)),
+    (27, |s| als::als_wing(s, 4)),
+    (30, chains::cycle),
+    (30, |s| fish::finned_fish(s, 2)),
+    (30, chains::x_chain),
+    (30, |s| fish::finned_fish(s, 3)),
+    (30, |s| fish::finned_fish(s, 4)),
+    (30, wings::w_wing),
+    (30, chains::aic),
+    (31, forcing::forcing_chains),
 ];
 
-/// The easiest step available in `state` (SE's rule), or `None` when no technique
-/// applies or the position is visibly broken.
+/// The step SE's rule takes in `state`: the easiest step of the first producer that has
+/// one; `None` when no technique applies or the position is visibly broken.
 pub fn next_step(state: &Candidates) -> Option<Step> {
     if state.is_broken() {
         return None;
     }
     let mut best: Option<Step> = None;
-    for &(floor, finder) in FINDERS {
-        if best.as_ref().is_some_and(|b| b.rating.0 <= floor) {
-            break;
+    let mut group = None;
+    for &(producer, finder) in FINDERS {
+        if group != Some(producer) {
+            if best.is_some() {
+                break;
+            }
+            group = Some(producer);
         }
         if let Some(step) = finder(state) {
             if best.as_ref().is_none_or(|b| step.rating < b.rating) {
@@ -176,7 +197,8 @@ mod tests {
 
     #[test]
     fn bug_plus_one_places_the_digit_of_the_one_trivalue_cell() {
-        // A 17-clue puzzle whose logical path reaches a BUG+1 position.
+        // A 17-clue puzzle whose logical path reaches a BUG+1 position (other techniques
+        // may come first there, so the BUG is asked for directly at each position).
         let line =
             "................12..3.45.................63.417.2.................81..7.3.4...6..";
         let grid = Grid::from_line(line).unwrap();
@@ -185,11 +207,12 @@ mod tests {
         };
         let mut state = Candidates::from_grid(&grid).unwrap();
         let step = loop {
-            let step = next_step(&state).expect("the logic reaches the BUG");
-            if step.technique == Technique::Bug1 {
+            if let Some(step) = uniqueness::bug_plus_one(&state) {
                 break step;
             }
-            step.apply(&mut state);
+            next_step(&state)
+                .expect("the logic reaches the BUG")
+                .apply(&mut state);
         };
         // The position is a BUG but for r6c8: every other open cell is bivalue.
         let trivalue: Vec<usize> = cells_of(state.open_cells())

@@ -104,15 +104,18 @@ techniques! {
     Swordfish => "swordfish", "Swordfish";
     /// Three digits of a unit confined to the same three cells (SE 4.0).
     HiddenTriple => "hidden_triple", "Hidden triple";
+    /// Two strong links on one digit joined by a weak link: skyscraper, two-string kite,
+    /// turbot fish (SukakuExplainer 4.0, plus a tenth for a box and one for mixed lines).
+    TwoStrongLinks => "two_strong_links", "Two strong links";
     /// A bivalue pivot with two bivalue pincers (SE 4.2).
     XyWing => "xy_wing", "XY-wing";
     /// A trivalue pivot with two bivalue pincers (SE 4.4).
     XyzWing => "xyz_wing", "XYZ-wing";
     /// A unique rectangle with one cell holding extra candidates (SE 4.5).
     UniqueRectangle1 => "unique_rectangle_1", "Unique rectangle type 1";
-    /// A unique rectangle whose two roof cells share one extra candidate (SE 4.6).
+    /// A unique rectangle whose two roof cells share one extra candidate (SE 4.5).
     UniqueRectangle2 => "unique_rectangle_2", "Unique rectangle type 2";
-    /// A unique rectangle whose roof holds one of its digits as a conjugate pair (SE 4.6).
+    /// A unique rectangle whose roof holds one of its digits as a conjugate pair (SE 4.5).
     UniqueRectangle4 => "unique_rectangle_4", "Unique rectangle type 4";
     /// Four cells of a unit with four candidates between them (SE 5.0).
     NakedQuad => "naked_quad", "Naked quad";
@@ -120,14 +123,27 @@ techniques! {
     Jellyfish => "jellyfish", "Jellyfish";
     /// Four digits of a unit confined to the same four cells (SE 5.4).
     HiddenQuad => "hidden_quad", "Hidden quad";
+    /// Three strong links on one digit (SukakuExplainer 5.4 plus the mix modifier).
+    ThreeStrongLinks => "three_strong_links", "Three strong links";
+    /// A bivalue cell and a three-cell almost locked set (SukakuExplainer 5.5-5.6).
+    WxyzWing => "wxyz_wing", "WXYZ-wing";
     /// A bivalue universal grave but for one trivalue cell (SE 5.6).
     Bug1 => "bug_1", "Bivalue universal grave + 1";
+    /// Four strong links on one digit (SukakuExplainer 5.8 plus the mix modifier).
+    FourStrongLinks => "four_strong_links", "Four strong links";
+    /// A bivalue cell and a four-cell almost locked set (SukakuExplainer 6.2-6.4).
+    VwxyzWing => "vwxyz_wing", "VWXYZ-wing";
     /// An X-wing with fins in one box (no SE rule: rated as the X-chain it is, 6.6).
     FinnedXWing => "finned_x_wing", "Finned X-wing";
     /// A swordfish with fins in one box (rated on SE's X-chain band, 6.7).
     FinnedSwordfish => "finned_swordfish", "Finned swordfish";
     /// A jellyfish with fins in one box (rated on SE's X-chain band, 6.8).
     FinnedJellyfish => "finned_jellyfish", "Finned jellyfish";
+    /// A continuous loop on one digit: each weak link's unit loses the digit elsewhere
+    /// (SE 6.5 plus length).
+    XCycle => "x_cycle", "X-cycle";
+    /// A continuous loop through bivalue cells (SE 6.5 plus length).
+    YCycle => "y_cycle", "Y-cycle";
     /// An alternating chain on one digit (SE's forcing X-chain, 6.6 plus length).
     XChain => "x_chain", "X-chain";
     /// Two bivalue cells joined by a conjugate pair of their other digit (an AIC of six
@@ -135,6 +151,9 @@ techniques! {
     WWing => "w_wing", "W-wing";
     /// An alternating chain whose strong links are all bivalue cells (7.0 plus length).
     XyChain => "xy_chain", "XY-chain";
+    /// A continuous loop mixing cell and unit links (SE's bidirectional cycle, 7.0 plus
+    /// length).
+    XyCycle => "xy_cycle", "Bidirectional cycle";
     /// An alternating inference chain mixing cell and unit links (7.0 plus length).
     Aic => "aic", "Alternating inference chain";
     /// What follows from every place of a digit in a unit (SE 8.2 plus length).

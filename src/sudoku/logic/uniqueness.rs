@@ -19,7 +19,8 @@ use super::candidates::{
 };
 use super::step::{Step, Technique};
 
-/// The easiest unique rectangle of types 1, 2 or 4 (SE 4.5, 4.6, 4.6).
+/// The easiest unique rectangle of types 1, 2 or 4 (SE rates all three 4.5; type 1
+/// first among equals, as SE sorts them by type).
 pub(crate) fn unique_rectangle(state: &Candidates) -> Option<Step> {
     let mut best: Option<Step> = None;
     for r1 in 0..9 {
@@ -37,8 +38,10 @@ pub(crate) fn unique_rectangle(state: &Candidates) -> Option<Step> {
                     for a in digits_of(common) {
                         for b in digits_of(common & !((bit(a) << 1) - 1)) {
                             if let Some(step) = rectangle(state, corners, a, b) {
-                                if best.as_ref().is_none_or(|s| step.rating < s.rating) {
-                                    if step.rating.0 == 45 {
+                                if best.as_ref().is_none_or(|s| {
+                                    (step.rating, step.technique) < (s.rating, s.technique)
+                                }) {
+                                    if step.technique == Technique::UniqueRectangle1 {
                                         return Some(step);
                                     }
                                     best = Some(step);
@@ -81,7 +84,7 @@ fn rectangle(state: &Candidates, corners: [usize; 4], a: u8, b: u8) -> Option<St
                 let c = extra1.trailing_zeros() as u8 + 1;
                 let gone = PEERS[r1] & PEERS[r2] & state.cells_with(c);
                 if gone != 0 {
-                    let mut step = Step::new(Technique::UniqueRectangle2, 46);
+                    let mut step = Step::new(Technique::UniqueRectangle2, 45);
                     step.eliminations = cells_of(gone).map(|cell| (cell, c)).collect();
                     found = Some(step);
                 }
@@ -104,7 +107,7 @@ fn type_4(state: &Candidates, r1: usize, r2: usize, locked: u8, other: u8) -> Op
     let unit = units_of(r1).into_iter().find(|&u| {
         UNIT_MASK[u] & both == both && state.cells_with(locked) & UNIT_MASK[u] == both
     })?;
-    let mut step = Step::new(Technique::UniqueRectangle4, 46);
+    let mut step = Step::new(Technique::UniqueRectangle4, 45);
     step.units = vec![unit];
     step.eliminations = vec![(r1.min(r2), other), (r1.max(r2), other)];
     Some(step)

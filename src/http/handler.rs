@@ -1,0 +1,121 @@
+//! The endpoints: body -> core type -> solver pool -> body. Parsing and rendering live in
+//! [`super::wire`], scheduling in [`super::pool`]; what is left here is which is which.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+
+use super::error::ApiError;
+use super::extract::JsonBody;
+use super::pool::SolverPool;
+use super::readiness::Readiness;
+use super::wire::{
+    BatchRequest, BatchResponse, BatchResult, Board, BoardRequest, MAX_BATCH_BOARDS, SolveResponse,
+    StatusBody, ValidateResponse, conflict_bodies,
+};
+use crate::sudoku::{Verdict, find_conflicts};
+
+/// The spec, served as written.
+const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
+
+/// `POST /solve`: the solution in the caller's form, or 422 when there is none.
+pub(super) async fn solve(
+    State(pool): State<Arc<SolverPool>>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<SolveResponse>, ApiError> {
+    let board = Board::from_json(&request.board, "/board")?;
+    let verdict = pool.analyze(board.grid).await??;
+    solved(&board, verdict).map(Json)
+}
+
+/// The answer for one analysed board: its solution, or why there is none.
+fn solved(board: &Board, verdict: Verdict) -> Result<SolveResponse, ApiError> {
+    match verdict {
+        Verdict::Unique(solution) => Ok(SolveResponse::new(board, &solution, true)),
+        Verdict::Multiple(solution) => Ok(SolveResponse::new(board, &solution, false)),
+        Verdict::None => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(
+            &board.grid,
+        )))),
+    }
+}
+
+/// `POST /solve/batch`: many boards at once, solved across all solver slots; each board
+/// gets the answer `/solve` would have given it, in request order.
+pub(super) async fn solve_batch(
+    State(pool): State<Arc<SolverPool>>,
+    JsonBody(request): JsonBody<BatchRequest>,
+) -> Result<Json<BatchResponse>, ApiError> {
+    let count = request.boards.len();
+    if count == 0 || count > MAX_BATCH_BOARDS {
+        return Err(ApiError::InvalidRequest(format!(
+            "boards must hold 1 to {MAX_BATCH_BOARDS} boards, found {count}"
+        )));
+    }
+    let boards: Vec<_> = request
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, value)| Board::from_json(value, &format!("/boards/{i}")))
+        .collect();
+    let grids = boards.iter().flatten().map(|board| board.grid).collect();
+    let mut analyses = pool.analyze_all(grids).await?.into_iter();
+    let results = boards
+        .into_iter()
+        .map(|board| {
+            let answer = board.map_err(ApiError::from).and_then(|board| {
+                let analysis = analyses
+                    .next()
+                    .ok_or_else(|| ApiError::Internal("batch result missing".into()))?;
+                solved(&board, analysis?)
+            });
+            BatchResult::from(answer.map_err(|error| error.to_problem()))
+        })
+        .collect();
+    Ok(Json(BatchResponse { results }))
+}
+
+/// `POST /validate`: what the board is, for any well-formed board.
+pub(super) async fn validate(
+    State(pool): State<Arc<SolverPool>>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<ValidateResponse>, ApiError> {
+    let board = Board::from_json(&request.board, "/board")?;
+    let report = pool.report(board.grid).await??;
+    Ok(Json(ValidateResponse::from(&report)))
+}
+
+/// `GET /healthz`: the process is alive.
+pub(super) async fn healthz() -> Json<StatusBody> {
+    Json(StatusBody { status: "ok" })
+}
+
+/// `GET /readyz`: ready to take traffic; 503 once shutdown has begun.
+pub(super) async fn readyz(
+    State(readiness): State<Arc<Readiness>>,
+) -> Result<Json<StatusBody>, ApiError> {
+    if readiness.is_ready() {
+        Ok(Json(StatusBody { status: "ready" }))
+    } else {
+        Err(ApiError::NotReady)
+    }
+}
+
+/// `GET /openapi.yaml`: the API contract.
+pub(super) async fn openapi() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/yaml"),
+        )],
+        OPENAPI_YAML,
+    )
+        .into_response()
+}
+
+/// Any path that is not a route.
+pub(super) async fn not_found(request: Request) -> ApiError {
+    ApiError::NotFound(request.uri().path().to_owned())
+}

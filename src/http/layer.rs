@@ -1,0 +1,123 @@
+//! The middleware around the routes: deadline, problem bodies for axum's own errors,
+//! request logs and ids, CORS.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderName, Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+
+use super::error::{ApiError, PROBLEM_JSON};
+use super::extract::BodyLimit;
+use super::state::{CorsOrigins, Limits};
+
+/// The header that carries a request's id, taken from the client or made up.
+pub(super) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The span every request's log lines belong to.
+pub(super) fn request_span(request: &Request<Body>) -> tracing::Span {
+    let id = request
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-");
+    tracing::info_span!(
+        "request",
+        method = %request.method(),
+        path = %request.uri().path(),
+        request_id = %id,
+    )
+}
+
+/// Logs each request once, inside its span: probes and scrapes at DEBUG (they come every
+/// few seconds from every orchestrator), everything else at INFO.
+pub(super) async fn log_request(request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let quiet = matches!(request.uri().path(), "/healthz" | "/readyz" | "/metrics");
+    let response = next.run(request).await;
+    let status = response.status().as_u16();
+    // Microsecond resolution is plenty, and keeps the field short.
+    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    if quiet {
+        tracing::debug!(status, latency_ms, "request done");
+    } else {
+        tracing::info!(status, latency_ms, "request done");
+    }
+    response
+}
+
+/// A client's `x-request-id` is kept only when it is usable in logs: 1 to 128 visible
+/// ASCII characters. Otherwise a fresh id is made, as if none had been sent.
+pub(super) async fn drop_unusable_request_id(mut request: Request) -> Request {
+    let usable = request.headers().get(&REQUEST_ID).map(|id| {
+        let bytes = id.as_bytes();
+        !bytes.is_empty() && bytes.len() <= 128 && bytes.iter().all(u8::is_ascii_graphic)
+    });
+    if usable == Some(false) {
+        request.headers_mut().remove(&REQUEST_ID);
+    }
+    request
+}
+
+/// CORS for browsers: the configured origins, our methods and headers, and the headers a
+/// page may read (the request id, and `Retry-After` of a shed answer).
+pub(super) fn cors(origins: &CorsOrigins) -> CorsLayer {
+    let origins = match origins {
+        CorsOrigins::Any => AllowOrigin::from(Any),
+        CorsOrigins::Only(list) => AllowOrigin::list(list.iter().cloned()),
+    };
+    CorsLayer::new()
+        .allow_origin(origins)
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
+        .expose_headers([REQUEST_ID, header::RETRY_AFTER])
+        .max_age(Duration::from_secs(24 * 60 * 60))
+}
+
+/// Bounds the whole request, reading the body included, so slow clients let go of their
+/// solver slot and connection; puts the body limit where error messages can quote it.
+pub(super) async fn deadline(
+    State(limits): State<Limits>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    request.extensions_mut().insert(BodyLimit(limits.body));
+    match tokio::time::timeout(limits.request_timeout, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout(limits.request_timeout.as_secs()).into_response(),
+    }
+}
+
+/// Turns the bodiless error answers axum makes itself (405, for one) into problem+json,
+/// keeping their status and headers (such as `Allow`).
+pub(super) async fn problem_for_bare_errors(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == PROBLEM_JSON.as_bytes());
+    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+        return response;
+    }
+    let error = match status.as_u16() {
+        405 => ApiError::MethodNotAllowed(method.to_string()),
+        500 => ApiError::Internal(format!("bare {status} from a lower layer")),
+        _ => ApiError::Other(
+            status,
+            status.canonical_reason().unwrap_or("error").to_owned(),
+        ),
+    };
+    let (parts, _) = response.into_parts();
+    let mut replaced = error.into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            replaced.headers_mut().insert(name, value.clone());
+        }
+    }
+    replaced
+}

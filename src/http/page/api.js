@@ -1,0 +1,99 @@
+// The API, as a browser calls it: same-origin fetch, JSON in and out. Every failure becomes
+// an ApiError whose `detail` is the server's own words (the `detail` of its
+// application/problem+json body, RFC 9457) or, when no answer came, ours. Nothing is
+// swallowed: callers show `detail` to the person.
+//
+// Copy this file to call the service from another page; it depends on nothing.
+
+/** How long one call may take before the page gives up on it. */
+const TIMEOUT_MS = 20_000;
+
+/** A failed call: `status` 0 when the server was not reached. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status HTTP status, or 0 without an answer
+   * @param {string} code the problem's stable `code` (`network`, `timeout` without one)
+   * @param {string} detail what went wrong, in words
+   * @param {object | null} problem the whole problem body, when there was one
+   */
+  constructor(status, code, detail, problem = null) {
+    super(detail);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.problem = problem;
+  }
+
+  /** True when the route is not on this server (yet): 404 `not_found`. */
+  get isMissingRoute() {
+    return this.status === 404 && this.code === 'not_found';
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  init.signal = AbortSignal.timeout(TIMEOUT_MS);
+
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (error.name === 'TimeoutError') {
+      throw new ApiError(0, 'timeout', `no answer within ${TIMEOUT_MS / 1000} s`);
+    }
+    throw new ApiError(0, 'network', 'could not reach the server (offline?)');
+  }
+
+  const type = response.headers.get('Content-Type') ?? '';
+  let payload = null;
+  if (type.includes('json')) {
+    try {
+      payload = await response.json();
+    } catch {
+      payload = null;
+    }
+  }
+  if (response.ok) {
+    if (payload === null) {
+      throw new ApiError(response.status, 'bad_answer', 'the server answered, but not in JSON');
+    }
+    return payload;
+  }
+  // A problem body says what went wrong; a bare error (from a proxy, say) gets its status.
+  const detail =
+    typeof payload?.detail === 'string' && payload.detail !== ''
+      ? payload.detail
+      : `HTTP ${response.status} ${response.statusText}`.trim();
+  throw new ApiError(response.status, payload?.code ?? 'http_error', detail, payload);
+}
+
+/**
+ * POST /solve: `{solution, unique}`, the solution in the form the board was sent in.
+ * 422 `no_solution` carries `conflicts`.
+ */
+export function solve(board) {
+  return call('POST', '/solve', { board });
+}
+
+/** POST /validate: `{valid, complete, solved, solvable, unique, conflicts}`. */
+export function validate(board) {
+  return call('POST', '/validate', { board });
+}
+
+/**
+ * POST /hint: the next logical step, `{technique, rating, placements, eliminations,
+ * highlights: {cells, units}, explanation}` (rows, columns and indexes 0-based).
+ */
+export function hint(board) {
+  return call('POST', '/hint', { board });
+}
+
+/** GET /generate: a new puzzle, `{puzzle, solution, difficulty, rating}`. */
+export function generate(difficulty) {
+  return call('GET', `/generate?difficulty=${encodeURIComponent(difficulty)}`);
+}

@@ -1,0 +1,321 @@
+//! Where solves run: a fixed number of solver slots on tokio's blocking pool, a bounded
+//! waiting line in front of them, and a fast path that answers easy puzzles without either.
+//!
+//! A search can take milliseconds (hundreds in a debug build), so it must not run on an
+//! async worker, where it would hold up every other request on that thread; and an
+//! unbounded queue would let a flood of hard puzzles grow latency without limit. So each
+//! job takes a slot, a job that finds none waits in a line of bounded length, and one that
+//! finds the line full is turned away at once ([`PoolError::Overloaded`]).
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::metrics::Metrics;
+use crate::sudoku::{BudgetExhausted, Grid, Report, Solver, Verdict};
+
+/// Guesses a solve may make on an async worker before it moves to the blocking pool.
+pub const INLINE_GUESS_BUDGET: u64 = 32;
+
+/// Why the pool ran no job, or got no answer from one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// Every slot is busy and the waiting line is full: retry later.
+    #[error("every solver slot is busy and the waiting line is full")]
+    Overloaded,
+    /// The job panicked (or the pool was shut); a bug, with what is known of it.
+    #[error("a solver job failed: {0}")]
+    Failed(String),
+}
+
+/// What a search of one grid answers: a verdict, or the budget ran out first.
+pub type Analysis = Result<Verdict, BudgetExhausted>;
+
+/// The solver slots, their waiting line, and the solver every job uses.
+pub struct SolverPool {
+    solver: Solver,
+    slots: Arc<Semaphore>,
+    slot_count: usize,
+    waiting: AtomicUsize,
+    max_waiting: usize,
+    metrics: Arc<Metrics>,
+}
+
+impl SolverPool {
+    /// A pool of `slots` solver slots (at least one) and a waiting line of `max_waiting`,
+    /// whose jobs use `solver` and are timed and counted in `metrics`.
+    pub fn new(solver: Solver, slots: usize, max_waiting: usize, metrics: Arc<Metrics>) -> Self {
+        let slot_count = slots.max(1);
+        SolverPool {
+            solver,
+            slots: Arc::new(Semaphore::new(slot_count)),
+            slot_count,
+            waiting: AtomicUsize::new(0),
+            max_waiting,
+            metrics,
+        }
+    }
+
+    /// Solves and proves uniqueness of one grid. Puzzles that need at most
+    /// [`INLINE_GUESS_BUDGET`] guesses (nearly all real ones) are answered on the async
+    /// worker, which is cheaper than the hand-off to the blocking pool and holds the worker
+    /// for tens of microseconds at most; harder ones start over in a slot, with the full
+    /// budget.
+    ///
+    /// # Errors
+    /// As for [`SolverPool::run`], for the grids that need a slot.
+    pub async fn analyze(&self, grid: Grid) -> Result<Analysis, PoolError> {
+        let budget = self.solver.guess_budget();
+        let quick = {
+            let _timer = self.metrics.solve_started();
+            Solver::with_budget(budget.min(INLINE_GUESS_BUDGET)).analyze(&grid)
+        };
+        if quick.is_ok() || budget <= INLINE_GUESS_BUDGET {
+            return Ok(quick);
+        }
+        self.run(move |solver| solver.analyze(&grid)).await
+    }
+
+    /// Solves and proves uniqueness of every grid, in order, split into one part per slot
+    /// so the parts run side by side. Each part holds one slot only, so a batch never
+    /// starves single solves for long.
+    ///
+    /// # Errors
+    /// As for [`SolverPool::run`]: one part turned away or failed fails the whole batch.
+    pub async fn analyze_all(&self, grids: Vec<Grid>) -> Result<Vec<Analysis>, PoolError> {
+        let parts = self.slot_count.clamp(1, grids.len().max(1));
+        let per_part = grids.len().div_ceil(parts).max(1);
+        // Every part is started before any is awaited, so they run at once when slots
+        // are free; a part that must wait for one holds up only the parts after it.
+        let mut started = Vec::with_capacity(parts);
+        for part in grids.chunks(per_part) {
+            let part = part.to_vec();
+            let slot = self.slot().await?;
+            started.push(self.spawn(slot, move |solver| {
+                part.iter()
+                    .map(|grid| solver.analyze(grid))
+                    .collect::<Vec<_>>()
+            }));
+        }
+        let mut analyses = Vec::with_capacity(grids.len());
+        for part in started {
+            analyses.extend(part.await?);
+        }
+        Ok(analyses)
+    }
+
+    /// Everything `/validate` tells about a grid, worked out in a slot.
+    ///
+    /// # Errors
+    /// As for [`SolverPool::run`].
+    pub async fn report(&self, grid: Grid) -> Result<Result<Report, BudgetExhausted>, PoolError> {
+        self.run(move |solver| Report::of(&grid, solver)).await
+    }
+
+    /// Runs `job` in a solver slot on the blocking pool, inside the caller's tracing span.
+    /// The other methods are built on it; tests use it to hold a slot.
+    ///
+    /// # Errors
+    /// [`PoolError::Overloaded`] at once when every slot is busy and the line is full;
+    /// [`PoolError::Failed`] when the job panicked.
+    pub async fn run<T, F>(&self, job: F) -> Result<T, PoolError>
+    where
+        F: FnOnce(&Solver) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let slot = self.slot().await?;
+        self.spawn(slot, job).await
+    }
+
+    /// Requests waiting for a slot right now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Acquire)
+    }
+
+    /// A free slot, after a wait in line if there is room in it.
+    async fn slot(&self) -> Result<OwnedSemaphorePermit, PoolError> {
+        if let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() {
+            return Ok(slot);
+        }
+        let _place = WaitingPlace::take(&self.waiting, self.max_waiting).inspect_err(|_| {
+            self.metrics.count_overloaded();
+        })?;
+        Arc::clone(&self.slots)
+            .acquire_owned()
+            .await
+            .map_err(|_| PoolError::Failed("the solver slots were closed".into()))
+    }
+
+    /// Starts `job` on the blocking pool in `slot`, which it gives back when it ends.
+    fn spawn<T, F>(
+        &self,
+        slot: OwnedSemaphorePermit,
+        job: F,
+    ) -> impl Future<Output = Result<T, PoolError>> + use<T, F>
+    where
+        F: FnOnce(&Solver) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let solver = self.solver;
+        let metrics = Arc::clone(&self.metrics);
+        // Blocking threads have no span of their own: the job's log lines should still
+        // carry the request id.
+        let span = tracing::Span::current();
+        let handle = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let _timer = metrics.solve_started();
+            span.in_scope(|| job(&solver))
+        });
+        async move {
+            handle
+                .await
+                .map_err(|err| PoolError::Failed(format!("solver task failed: {err}")))
+        }
+    }
+}
+
+/// A place in the waiting line, given back when dropped (also when the request is cancelled).
+struct WaitingPlace<'a>(&'a AtomicUsize);
+
+impl<'a> WaitingPlace<'a> {
+    fn take(waiting: &'a AtomicUsize, max_waiting: usize) -> Result<WaitingPlace<'a>, PoolError> {
+        let before = waiting.fetch_add(1, Ordering::AcqRel);
+        // Taken before the check, so that two requests racing for the last place cannot
+        // both get it; given back by the drop when over.
+        let place = WaitingPlace(waiting);
+        if before >= max_waiting {
+            return Err(PoolError::Overloaded);
+        }
+        Ok(place)
+    }
+}
+
+impl Drop for WaitingPlace<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION, DEFAULT_GUESS_BUDGET};
+
+    /// The empty board: proving it has two solutions takes more guesses than the inline
+    /// budget allows (checked below), so it always needs a slot.
+    const HARD: Grid = Grid::EMPTY;
+
+    fn grid(line: &str) -> Grid {
+        Grid::from_line(line).unwrap()
+    }
+
+    fn pool(slots: usize, max_waiting: usize) -> Arc<SolverPool> {
+        Arc::new(SolverPool::new(
+            Solver::with_budget(DEFAULT_GUESS_BUDGET),
+            slots,
+            max_waiting,
+            Arc::new(Metrics::new()),
+        ))
+    }
+
+    /// Takes the pool's only slot until the returned sender is dropped or sent to.
+    async fn hold_the_slot(
+        pool: &Arc<SolverPool>,
+    ) -> (
+        std::sync::mpsc::Sender<()>,
+        tokio::task::JoinHandle<Result<(), PoolError>>,
+    ) {
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let (started, is_started) = tokio::sync::oneshot::channel();
+        let holder = tokio::spawn({
+            let pool = Arc::clone(pool);
+            async move {
+                pool.run(move |_| {
+                    let _ = started.send(());
+                    let _ = released.recv();
+                })
+                .await
+            }
+        });
+        is_started.await.unwrap();
+        (release, holder)
+    }
+
+    #[test]
+    fn the_hard_grid_needs_more_than_the_inline_budget() {
+        let count = Solver::default().count_solutions(&HARD, 2).unwrap();
+        assert!(count.guesses > INLINE_GUESS_BUDGET, "{count:?}");
+        let easy = Solver::default()
+            .count_solutions(&grid(CLASSIC_PUZZLE), 2)
+            .unwrap();
+        assert!(easy.guesses <= INLINE_GUESS_BUDGET, "{easy:?}");
+    }
+
+    #[tokio::test]
+    async fn an_easy_grid_is_answered_without_a_slot() {
+        let pool = pool(1, 0);
+        let (release, holder) = hold_the_slot(&pool).await;
+        let verdict = pool.analyze(grid(CLASSIC_PUZZLE)).await.unwrap().unwrap();
+        assert_eq!(verdict, Verdict::Unique(grid(CLASSIC_SOLUTION)));
+        release.send(()).unwrap();
+        holder.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_hard_grid_is_turned_away_when_the_slots_and_the_line_are_full() {
+        let pool = pool(1, 0);
+        let (release, holder) = hold_the_slot(&pool).await;
+        assert_eq!(pool.analyze(HARD).await, Err(PoolError::Overloaded));
+        release.send(()).unwrap();
+        holder.await.unwrap().unwrap();
+        let verdict = pool.analyze(HARD).await.unwrap().unwrap();
+        assert!(matches!(verdict, Verdict::Multiple(_)), "{verdict:?}");
+    }
+
+    #[tokio::test]
+    async fn a_wait_given_up_gives_its_place_in_line_back() {
+        let pool = pool(1, 1);
+        let (release, holder) = hold_the_slot(&pool).await;
+        {
+            let waiting = pool.analyze(HARD);
+            tokio::pin!(waiting);
+            // One poll takes the place and waits for the slot; then the wait is dropped.
+            tokio::select! {
+                biased;
+                _ = &mut waiting => panic!("answered while the only slot was held"),
+                () = std::future::ready(()) => {}
+            }
+            assert_eq!(pool.waiting(), 1);
+        }
+        assert_eq!(pool.waiting(), 0, "the place is given back");
+        drop(release);
+        holder.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_batch_keeps_its_order_across_parts() {
+        let pool = pool(3, 0);
+        let grids = vec![
+            grid(CLASSIC_PUZZLE),
+            HARD,
+            grid(CLASSIC_SOLUTION),
+            HARD,
+            grid(CLASSIC_PUZZLE),
+        ];
+        let analyses = pool.analyze_all(grids.clone()).await.unwrap();
+        let expected: Vec<Analysis> = grids.iter().map(|g| Solver::default().analyze(g)).collect();
+        assert_eq!(analyses, expected);
+    }
+
+    #[tokio::test]
+    async fn a_panicking_job_fails_and_gives_its_slot_back() {
+        let pool = pool(1, 0);
+        let failed = pool
+            .run(|_| -> u8 { panic!("forced panic inside a job") })
+            .await;
+        assert!(matches!(failed, Err(PoolError::Failed(_))), "{failed:?}");
+        assert_eq!(pool.run(|_| 7).await, Ok(7), "the slot is free again");
+    }
+}

@@ -1,0 +1,423 @@
+//! The three wire forms of a board, read into a [`Grid`] and written back in the caller's form.
+//!
+//! A board arrives as an 81-character string, a 9x9 array of one-character strings
+//! (LeetCode's `char[][]`), or a 9x9 array of integers (`0` or `null` empty). Errors point
+//! at the offending cell with a JSON pointer and 0-based row and column.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::sudoku::{CELLS, Grid, ParseError, cell_value};
+
+/// The form a board came in, which is the form its answer goes back in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardFormat {
+    /// `"53..7...."`: one 81-character string.
+    Line,
+    /// `[["5","3","."],...]`: rows of one-character strings.
+    Chars,
+    /// `[[5,3,0],...]`: rows of integers.
+    Digits,
+}
+
+/// A board read off the wire: the grid and the form it came in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Board {
+    /// The cells.
+    pub grid: Grid,
+    /// The caller's form.
+    pub format: BoardFormat,
+}
+
+/// One thing wrong with a board, located as precisely as the input allows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardError {
+    /// JSON pointer to the offending value, relative to the request body.
+    pub pointer: String,
+    /// 0-based row, when one row is at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    /// 0-based column, when one cell is at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+impl BoardError {
+    fn whole(pointer: &str, message: impl Into<String>) -> BoardError {
+        BoardError {
+            pointer: pointer.to_owned(),
+            row: None,
+            col: None,
+            message: message.into(),
+        }
+    }
+
+    fn at_row(pointer: &str, row: usize, message: impl Into<String>) -> BoardError {
+        BoardError {
+            pointer: format!("{pointer}/{row}"),
+            row: Some(row),
+            col: None,
+            message: message.into(),
+        }
+    }
+
+    fn at_cell(pointer: &str, row: usize, col: usize, message: impl Into<String>) -> BoardError {
+        BoardError {
+            pointer: format!("{pointer}/{row}/{col}"),
+            row: Some(row),
+            col: Some(col),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+const SHAPE_HINT: &str = "board must be an 81-character string or a 9x9 array of \
+                          one-character strings or of integers 0-9";
+
+impl Board {
+    /// Reads a board from a JSON value found at `pointer` (such as `/board`).
+    ///
+    /// # Errors
+    /// A [`BoardError`] naming the first offending row or cell.
+    pub fn from_json(value: &Value, pointer: &str) -> Result<Board, BoardError> {
+        match value {
+            Value::String(line) => Board::from_line(line, pointer),
+            Value::Array(rows) => Board::from_rows(rows, pointer),
+            other => Err(BoardError::whole(
+                pointer,
+                format!("{SHAPE_HINT}; found {}", kind_of(other)),
+            )),
+        }
+    }
+
+    fn from_line(line: &str, pointer: &str) -> Result<Board, BoardError> {
+        // Unlike the command line, the wire form takes no surrounding whitespace.
+        let count = line.chars().count();
+        if count != CELLS {
+            return Err(BoardError::whole(
+                pointer,
+                format!("board string must have 81 cells, found {count} characters"),
+            ));
+        }
+        let grid = Grid::from_line(line).map_err(|err| match err {
+            ParseError::InvalidCell { row, col, found } => BoardError {
+                pointer: pointer.to_owned(),
+                row: Some(row),
+                col: Some(col),
+                message: format!(
+                    "invalid cell {found:?} at row {row}, column {col} \
+                     (character {}; expected 1-9, '.' or '0')",
+                    row * 9 + col
+                ),
+            },
+            other => BoardError::whole(pointer, other.to_string()),
+        })?;
+        Ok(Board {
+            grid,
+            format: BoardFormat::Line,
+        })
+    }
+
+    fn from_rows(rows: &[Value], pointer: &str) -> Result<Board, BoardError> {
+        if rows.len() != 9 {
+            return Err(BoardError::whole(
+                pointer,
+                format!("board must have 9 rows, found {}", rows.len()),
+            ));
+        }
+        let mut cells = [0u8; CELLS];
+        let mut format = None;
+        for (row, value) in rows.iter().enumerate() {
+            let Value::Array(row_cells) = value else {
+                return Err(BoardError::at_row(
+                    pointer,
+                    row,
+                    format!(
+                        "row {row} must be an array of 9 cells, found {}",
+                        kind_of(value)
+                    ),
+                ));
+            };
+            if row_cells.len() != 9 {
+                return Err(BoardError::at_row(
+                    pointer,
+                    row,
+                    format!("row {row} must have 9 cells, found {}", row_cells.len()),
+                ));
+            }
+            for (col, cell) in row_cells.iter().enumerate() {
+                let (digit, cell_format) = read_cell(cell).map_err(|reason| {
+                    BoardError::at_cell(
+                        pointer,
+                        row,
+                        col,
+                        format!("cell at row {row}, column {col}: {reason}"),
+                    )
+                })?;
+                match (format, cell_format) {
+                    (_, None) => {}
+                    (None, Some(f)) => format = Some(f),
+                    (Some(a), Some(b)) if a != b => {
+                        return Err(BoardError::at_cell(
+                            pointer,
+                            row,
+                            col,
+                            format!(
+                                "cell at row {row}, column {col} is {}, but earlier cells are {}; \
+                                 use one form for the whole board",
+                                kind_of(cell),
+                                if a == BoardFormat::Chars {
+                                    "strings"
+                                } else {
+                                    "integers"
+                                }
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
+                cells[row * 9 + col] = digit;
+            }
+        }
+        let grid =
+            Grid::from_cells(cells).map_err(|err| BoardError::whole(pointer, err.to_string()))?;
+        Ok(Board {
+            grid,
+            // A board of nulls only is an integer board with every cell empty.
+            format: format.unwrap_or(BoardFormat::Digits),
+        })
+    }
+
+    /// The grid `solution` written in this board's form.
+    pub fn render(&self, solution: &Grid) -> Value {
+        render(solution, self.format)
+    }
+}
+
+/// Reads one array cell: its digit and the form it implies (`None` for `null`).
+fn read_cell(cell: &Value) -> Result<(u8, Option<BoardFormat>), String> {
+    match cell {
+        Value::Null => Ok((0, None)),
+        Value::String(text) => {
+            let mut chars = text.chars();
+            match (chars.next(), chars.next()) {
+                (Some(ch), None) => cell_value(ch)
+                    .map(|digit| (digit, Some(BoardFormat::Chars)))
+                    .ok_or_else(|| format!("{text:?} is not one of \"1\"-\"9\", \".\" or \"0\"")),
+                _ => Err(format!(
+                    "{text:?} must be exactly one character: \"1\"-\"9\", \".\" or \"0\""
+                )),
+            }
+        }
+        // JSON does not tell 5 from 5.0 (JSON Schema calls both integers), so a whole
+        // float is read as its integer; 5.5 is not.
+        Value::Number(number) => match number.as_u64().or_else(|| {
+            number
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && (0.0..=9.0).contains(f))
+                .map(|f| f as u64)
+        }) {
+            Some(digit @ 0..=9) => Ok((digit as u8, Some(BoardFormat::Digits))),
+            _ => Err(format!("{number} is not an integer from 0 to 9")),
+        },
+        other => Err(format!(
+            "expected a digit (0-9) or a one-character string, found {}",
+            kind_of(other)
+        )),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Writes a grid in the given wire form; empty cells become `.`, `"."` or `0`.
+pub fn render(grid: &Grid, format: BoardFormat) -> Value {
+    match format {
+        BoardFormat::Line => Value::String(grid.to_line()),
+        BoardFormat::Chars => Value::Array(
+            grid.cells()
+                .chunks(9)
+                .map(|row| {
+                    row.iter()
+                        .map(|&d| Value::String(if d == 0 { ".".into() } else { d.to_string() }))
+                        .collect()
+                })
+                .collect(),
+        ),
+        BoardFormat::Digits => Value::Array(
+            grid.cells()
+                .chunks(9)
+                .map(|row| row.iter().map(|&d| Value::from(d)).collect())
+                .collect(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::CLASSIC_PUZZLE as LINE;
+    use serde_json::json;
+
+    fn digits_rows() -> Value {
+        render(&Grid::from_line(LINE).unwrap(), BoardFormat::Digits)
+    }
+
+    #[test]
+    fn the_three_forms_read_to_the_same_grid() {
+        let grid = Grid::from_line(LINE).unwrap();
+        for format in [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits] {
+            let board = Board::from_json(&render(&grid, format), "/board").unwrap();
+            assert_eq!(board, Board { grid, format }, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn null_cells_are_empty_in_an_integer_board() {
+        let mut rows = digits_rows();
+        rows[0][2] = Value::Null;
+        let board = Board::from_json(&rows, "/board").unwrap();
+        assert_eq!(board.format, BoardFormat::Digits);
+        assert_eq!(board.grid.get(0, 2), 0);
+    }
+
+    #[test]
+    fn errors_point_at_the_offending_cell() {
+        // (case, board, expected pointer, row, column)
+        type Case = (
+            &'static str,
+            Value,
+            &'static str,
+            Option<usize>,
+            Option<usize>,
+        );
+        let cases: Vec<Case> = vec![
+            ("ten", json!(10), "/board", None, None),
+            (
+                "eight rows",
+                json!(vec![vec![0; 9]; 8]),
+                "/board",
+                None,
+                None,
+            ),
+            (
+                "short row",
+                {
+                    let mut rows = digits_rows();
+                    rows[4] = json!([1, 2, 3]);
+                    rows
+                },
+                "/board/4",
+                Some(4),
+                None,
+            ),
+            (
+                "cell ten",
+                {
+                    let mut rows = digits_rows();
+                    rows[2][7] = json!(10);
+                    rows
+                },
+                "/board/2/7",
+                Some(2),
+                Some(7),
+            ),
+            (
+                "negative",
+                {
+                    let mut rows = digits_rows();
+                    rows[1][1] = json!(-1);
+                    rows
+                },
+                "/board/1/1",
+                Some(1),
+                Some(1),
+            ),
+            (
+                "float",
+                {
+                    let mut rows = digits_rows();
+                    rows[0][0] = json!(1.5);
+                    rows
+                },
+                "/board/0/0",
+                Some(0),
+                Some(0),
+            ),
+            (
+                "two chars",
+                {
+                    let mut rows = digits_rows();
+                    rows[8][8] = json!("55");
+                    rows
+                },
+                "/board/8/8",
+                Some(8),
+                Some(8),
+            ),
+            (
+                "mixed forms",
+                {
+                    let mut rows = digits_rows();
+                    rows[3][3] = json!("5");
+                    rows
+                },
+                "/board/3/3",
+                Some(3),
+                Some(3),
+            ),
+            (
+                "bad char in line",
+                json!(LINE.replacen('5', "x", 1)),
+                "/board",
+                Some(0),
+                Some(0),
+            ),
+            ("short line", json!(&LINE[..80]), "/board", None, None),
+        ];
+        for (name, value, pointer, row, col) in cases {
+            let err = Board::from_json(&value, "/board").expect_err(name);
+            assert_eq!(
+                (err.pointer.as_str(), err.row, err.col),
+                (pointer, row, col),
+                "{name}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn answers_come_back_in_the_callers_form() {
+        let grid = Grid::from_line(LINE).unwrap();
+        let chars = Board {
+            grid,
+            format: BoardFormat::Chars,
+        }
+        .render(&grid);
+        assert_eq!(
+            chars[0],
+            json!(["5", "3", ".", ".", "7", ".", ".", ".", "."])
+        );
+        let digits = Board {
+            grid,
+            format: BoardFormat::Digits,
+        }
+        .render(&grid);
+        assert_eq!(digits[0], json!([5, 3, 0, 0, 7, 0, 0, 0, 0]));
+    }
+}

@@ -1,0 +1,469 @@
+// The playground at GET /, in Debian's Chromium, against the real server that
+// scripts/browser-test.sh started: what a person sees and can do, by mouse, keyboard and
+// touch, in light and dark mode, online and offline.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import {
+  PUZZLE,
+  SOLUTION,
+  cell,
+  cellsWithClass,
+  launch,
+  marksShown,
+  openPage,
+  pasteIntoBox,
+  screenshot,
+  seriousViolations,
+  shownBoard,
+  startServer,
+  statusMatching,
+} from './helpers.mjs';
+
+const TEST_TIMEOUT = { timeout: 60_000 };
+
+/** A hint as /hint is specified to answer for PUZZLE: the naked single in the centre. */
+const NAKED_SINGLE = {
+  technique: 'naked_single',
+  rating: 1.2,
+  placements: [{ row: 4, col: 4, digit: 5 }],
+  eliminations: [],
+  highlights: {
+    cells: [{ row: 4, col: 4 }],
+    units: [
+      { unit: 'row', index: 4 },
+      { unit: 'column', index: 4 },
+      { unit: 'box', index: 4 },
+    ],
+  },
+  explanation:
+    'Row 5, column 5 can only be 5: its row, column and box already hold every other digit.',
+};
+
+/** Another well-known puzzle, for the stand-in /generate answer. */
+const OTHER_PUZZLE =
+  '..9748...7.........2.1.9.....7...24..64.1.59..98...3.....8.3.2.........6...2759..';
+
+/**
+ * For tests that stub a route with page.route: a service worker may take requests before
+ * page.route sees them, so these pages run without one (Playwright's advice).
+ */
+const STUBBING = { serviceWorkers: 'block' };
+
+let browser;
+let pages = [];
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens a page; the test's end checks that it logged no error. */
+async function open(options, url) {
+  const opened = await openPage(browser, options, url);
+  pages.push(opened);
+  return opened;
+}
+
+async function closeAll() {
+  const problems = pages.flatMap((opened) => opened.problems);
+  for (const opened of pages) await opened.context.close();
+  pages = [];
+  assert.deepEqual(problems, [], 'console errors or uncaught exceptions');
+}
+
+describe('the playground', () => {
+  test('loads with the example, one grid of 81 cells, and no console error', TEST_TIMEOUT, async () => {
+    const { page, response } = await open();
+    const headers = response.headers();
+    assert.match(headers['content-security-policy'], /default-src 'self'/);
+    assert.equal(headers['content-encoding'], 'gzip', 'Chromium asks for gzip and gets it');
+    const sizes = await page.evaluate(() =>
+      performance.getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('/app.js'))
+        .map((entry) => [entry.encodedBodySize, entry.decodedBodySize]),
+    );
+    assert.equal(sizes.length, 1);
+    assert.ok(sizes[0][0] < sizes[0][1], `app.js not compressed on the wire: ${sizes[0]}`);
+    assert.equal(await page.title(), 'Sudoku playground · sudoku-service');
+    assert.equal(await page.locator('[role="grid"] [role="row"]').count(), 9);
+    assert.equal(await page.locator('[role="gridcell"]').count(), 81);
+    assert.equal(await shownBoard(page), PUZZLE);
+    assert.equal(await page.locator('[role="gridcell"].given').count(), 30);
+    assert.equal(await page.textContent('#puzzle-title'), 'Example puzzle');
+    await closeAll();
+  });
+
+  test('paste of an 81-character puzzle, then solve: the grid shows the solution', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await page.click('#empty');
+    assert.equal(await shownBoard(page), '.'.repeat(81));
+    // Nine lines of nine, as puzzles are often copied: whitespace is ignored.
+    await pasteIntoBox(page, PUZZLE.match(/.{9}/g).join('\n'));
+    await statusMatching(page, 'Puzzle loaded: 30 givens.');
+    assert.equal(await shownBoard(page), PUZZLE);
+
+    const request = page.waitForRequest((r) => r.url().endsWith('/solve'));
+    await page.click('#solve');
+    assert.deepEqual((await request).postDataJSON(), { board: PUZZLE });
+    await statusMatching(page, 'Solved by the server.');
+    assert.equal(await shownBoard(page), SOLUTION);
+    assert.equal(await page.locator('[role="gridcell"].solver').count(), 51);
+    await closeAll();
+  });
+
+  test('paste of the two JSON forms: one-character strings and integers', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    const rows = PUZZLE.match(/.{9}/g);
+    const chars = JSON.stringify(rows.map((row) => Array.from(row)));
+    const ints = JSON.stringify(rows.map((row) => Array.from(row, (c) => (c === '.' ? 0 : Number(c)))));
+    for (const text of [chars, ints]) {
+      await page.click('#empty');
+      await pasteIntoBox(page, text);
+      await statusMatching(page, 'Puzzle loaded: 30 givens.');
+      assert.equal(await shownBoard(page), PUZZLE, text);
+    }
+    // And a paste that is no board at all says why, in words.
+    await pasteIntoBox(page, '12345');
+    await statusMatching(page, 'Could not read that puzzle: a puzzle has 81 cells, this has 5.');
+    await pasteIntoBox(page, '[["1"], [2]]');
+    await statusMatching(page, 'Could not read that puzzle: a board has 9 rows, this has 2.');
+    assert.equal(await shownBoard(page), PUZZLE, 'a bad paste leaves the board alone');
+    await closeAll();
+  });
+
+  test('Ctrl+V on the grid pastes a puzzle from the clipboard', TEST_TIMEOUT, async () => {
+    const { page, context } = await open();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.click('#empty');
+    await page.evaluate((text) => navigator.clipboard.writeText(text), PUZZLE);
+    await cell(page, 4, 4).click();
+    await page.keyboard.press('Control+V');
+    await statusMatching(page, 'Puzzle loaded: 30 givens.');
+    assert.equal(await shownBoard(page), PUZZLE);
+    await closeAll();
+  });
+
+  test('typing a puzzle into the empty grid, then solve', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await page.click('#empty');
+    await cell(page, 0, 0).click();
+    for (const [index, char] of Array.from(PUZZLE).entries()) {
+      if (char !== '.') await page.keyboard.press(char);
+      if (index % 9 < 8) await page.keyboard.press('ArrowRight');
+      else await page.keyboard.press('ArrowDown').then(() => page.keyboard.press('Home'));
+    }
+    assert.equal(await shownBoard(page), PUZZLE);
+    assert.equal(await page.locator('[role="gridcell"].user').count(), 30);
+    await page.click('#check');
+    await statusMatching(page, 'No mistakes so far: 51 cells to go.');
+    await page.click('#solve');
+    await statusMatching(page, 'Solved by the server.');
+    assert.equal(await shownBoard(page), SOLUTION);
+    await page.click('#check');
+    await statusMatching(page, 'Solved! Every row, column and box holds 1 to 9.');
+    await closeAll();
+  });
+
+  test('a conflicting digit is highlighted, with its clash in words, after check', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await cell(page, 0, 2).click();
+    await page.keyboard.press('5'); // row 1 and box 1 already hold a 5, at row 1, column 1
+    assert.deepEqual(await cellsWithClass(page, 'conflict'), [], 'nothing marked before check');
+    await page.click('#check');
+    const status = await statusMatching(page, 'Not right');
+    assert.match(status, /5 twice in row 1/);
+    assert.match(status, /5 twice in box 1/);
+    assert.deepEqual(await cellsWithClass(page, 'conflict'), ['0,0', '0,2']);
+    assert.match(await cell(page, 0, 2).getAttribute('aria-label'), /conflict/);
+    // The next change clears the marks: they described the board before it.
+    await cell(page, 0, 2).click();
+    await page.keyboard.press('Backspace');
+    assert.deepEqual(await cellsWithClass(page, 'conflict'), []);
+    await closeAll();
+  });
+
+  test('an unsolvable puzzle shows the API\'s detail and its clashing givens', TEST_TIMEOUT, async () => {
+    const { page, allow } = await open();
+    allow(/status of 422.*\/solve/);
+    await pasteIntoBox(page, `55${PUZZLE.slice(2)}`);
+    await page.click('#solve');
+    const status = await statusMatching(page, 'Could not solve: the puzzle has no solution.');
+    assert.match(status, /5 twice in row 1/);
+    assert.deepEqual(await cellsWithClass(page, 'conflict'), ['0,0', '0,1']);
+    assert.equal(await shownBoard(page), `55${PUZZLE.slice(2)}`, 'nothing filled in');
+    await closeAll();
+  });
+
+  test('hint and new puzzle say in words that this server has no /hint or /generate yet', TEST_TIMEOUT, async () => {
+    const { page, allow } = await open();
+    // Chromium logs each 404 as a console error; these two are the expected ones.
+    allow(/status of 404.*\/hint\)$/);
+    allow(/status of 404.*\/generate\?difficulty=medium\)$/);
+    await page.click('#hint');
+    await statusMatching(
+      page,
+      'Hints are not available on this server yet (no resource at /hint).',
+    );
+    assert.equal(await page.isHidden('#hint-panel'), true);
+    await page.click('#new');
+    await statusMatching(
+      page,
+      'New puzzles are not available on this server yet (no resource at /generate).',
+    );
+    assert.equal(await shownBoard(page), PUZZLE, 'the board stays');
+    await closeAll();
+  });
+
+  test('hint rendering, with POST /hint stubbed by page.route (the server has no /hint yet)', TEST_TIMEOUT, async () => {
+    const { page } = await open(STUBBING);
+    let sent;
+    await page.route('**/hint', (route) => {
+      sent = route.request().postDataJSON();
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(NAKED_SINGLE) });
+    });
+    await page.click('#hint');
+    await page.locator('#hint-panel').waitFor({ state: 'visible' });
+    assert.deepEqual(sent, { board: PUZZLE });
+    assert.equal(await page.textContent('#hint-title'), 'Hint: Naked single (rating 1.2)');
+    assert.equal(await page.textContent('#hint-explanation'), NAKED_SINGLE.explanation);
+    assert.equal(await page.textContent('#hint-steps'), 'Apply will place 5 in row 5, column 5.');
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), ['4,4']);
+    assert.equal(await cell(page, 4, 4).locator('.value').textContent(), '5', 'the digit is suggested');
+    // Row 5, column 5 and the centre box: 21 cells, less the hint cell itself.
+    assert.equal((await cellsWithClass(page, 'hint-unit')).length, 20);
+    assert.ok((await cellsWithClass(page, 'hint-unit')).includes('3,5'), 'the box is marked');
+    await screenshot(page, 'desktop-hint-stubbed');
+
+    await page.click('#hint-apply');
+    await statusMatching(page, 'Hint applied: 1 digit placed.');
+    assert.equal(await page.isHidden('#hint-panel'), true);
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), []);
+    assert.match(await cell(page, 4, 4).getAttribute('class'), /\buser\b/);
+    assert.equal((await shownBoard(page))[40], '5');
+    await closeAll();
+  });
+
+  test('a failing /hint shows its problem detail, with POST /hint stubbed by page.route', TEST_TIMEOUT, async () => {
+    const { page, allow } = await open(STUBBING);
+    allow(/status of 503.*\/hint\)$/);
+    await page.route('**/hint', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({
+          type: 'urn:sudoku-service:problem:overloaded',
+          title: 'Service Unavailable',
+          status: 503,
+          detail: 'the server is busy; retry after 1 s',
+          code: 'overloaded',
+        }),
+      }),
+    );
+    await page.click('#hint');
+    await statusMatching(page, 'No hint: the server is busy; retry after 1 s.');
+    await closeAll();
+  });
+
+  test('new puzzle rendering, with GET /generate stubbed by page.route (the server has no /generate yet)', TEST_TIMEOUT, async () => {
+    const { page } = await open(STUBBING);
+    let asked;
+    await page.route('**/generate?*', (route) => {
+      asked = new URL(route.request().url());
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ puzzle: OTHER_PUZZLE, solution: null, difficulty: 'hard', rating: 4.2 }),
+      });
+    });
+    await page.selectOption('#difficulty', 'hard');
+    await page.click('#new');
+    await statusMatching(page, 'New hard puzzle loaded: 27 givens.');
+    assert.equal(asked.pathname, '/generate');
+    assert.equal(asked.searchParams.get('difficulty'), 'hard');
+    assert.equal(await shownBoard(page), OTHER_PUZZLE);
+    assert.equal(await page.textContent('#puzzle-title'), 'New hard puzzle, rating 4.2');
+    await closeAll();
+  });
+
+  test('keyboard only: tab to the grid, arrows, digits, pencil marks, undo, out and back', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.getAttribute('role') === 'gridcell' ? `${el.dataset.row},${el.dataset.col}` : el?.id || el?.textContent;
+      });
+    const marksOf = (row, col) => marksShown(page, row, col);
+
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), '0,0', 'the grid is the first tab stop, at its first cell');
+    assert.equal(await page.locator('[role="gridcell"][tabindex="0"]').count(), 1, 'one tab stop');
+
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), '0,2');
+    await page.keyboard.press('4');
+    assert.equal(await cell(page, 0, 2).locator('.value').textContent(), '4');
+
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('p');
+    assert.equal(await page.getAttribute('#pencil', 'aria-pressed'), 'true');
+    await page.keyboard.press('2');
+    await page.keyboard.press('7');
+    assert.deepEqual(await marksOf(1, 2), ['2', '7']);
+    assert.match(await cell(page, 1, 2).getAttribute('aria-label'), /empty, pencil marks 2 7/);
+    await page.keyboard.press('p');
+    assert.equal(await page.getAttribute('#pencil', 'aria-pressed'), 'false');
+    await page.keyboard.press('Shift+Digit3'); // pencils in either mode
+    assert.deepEqual(await marksOf(1, 2), ['2', '3', '7']);
+
+    await page.keyboard.press('Control+z');
+    assert.deepEqual(await marksOf(1, 2), ['2', '7']);
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    assert.deepEqual(await marksOf(1, 2), []);
+    await page.keyboard.press('Control+z');
+    assert.equal(await cell(page, 0, 2).locator('.value').textContent(), '', 'the 4 is undone');
+    assert.equal(await page.isDisabled('#undo'), true, 'nothing left to undo');
+
+    // Givens do not change, and say so.
+    await page.keyboard.press('Control+Home');
+    assert.equal(await focused(), '0,0');
+    await page.keyboard.press('9');
+    await statusMatching(page, 'Row 1, column 1 is part of the puzzle and cannot change.');
+    assert.equal(await cell(page, 0, 0).locator('.value').textContent(), '5');
+    await page.keyboard.press('Control+End');
+    assert.equal(await focused(), '8,8');
+    await page.keyboard.press('Home');
+    assert.equal(await focused(), '8,0');
+
+    // Tab leaves the grid for the digit pad; Shift+Tab comes back to the same cell.
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), '1');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(), '8,0');
+
+    // Every control is reachable by Tab: walk to Check and press it.
+    for (let presses = 0; presses < 30 && (await focused()) !== 'check'; presses++) {
+      await page.keyboard.press('Tab');
+    }
+    assert.equal(await focused(), 'check');
+    await page.keyboard.press('Enter');
+    await statusMatching(page, 'No mistakes so far: 51 cells to go.');
+    await closeAll();
+  });
+
+  test('phone: the board fits, the digit pad enters digits and marks by touch', TEST_TIMEOUT, async () => {
+    const { page } = await open({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page scrolls sideways: ${width} px wide`);
+    const grid = await page.locator('#grid').boundingBox();
+    assert.ok(grid.width > 340 && grid.x + grid.width <= 390, `grid ${JSON.stringify(grid)}`);
+    const pad = await page.locator('.pad-digit').first().boundingBox();
+    assert.ok(pad.height >= 44 && pad.width >= 32, `pad key too small: ${JSON.stringify(pad)}`);
+    assert.ok(pad.y + pad.height <= 844, 'the pad is on the first screen');
+
+    await cell(page, 0, 2).tap();
+    await page.locator('.pad-digit[data-digit="4"]').tap();
+    assert.equal(await cell(page, 0, 2).locator('.value').textContent(), '4');
+    await cell(page, 0, 3).tap();
+    await page.locator('#pencil').tap();
+    await page.locator('.pad-digit[data-digit="2"]').tap();
+    await page.locator('.pad-digit[data-digit="6"]').tap();
+    assert.deepEqual(await marksShown(page, 0, 3), ['2', '6']);
+    await page.locator('#undo').tap();
+    assert.deepEqual(await marksShown(page, 0, 3), ['2']);
+    await cell(page, 0, 2).tap();
+    await page.locator('#erase').tap();
+    assert.equal(await cell(page, 0, 2).locator('.value').textContent(), '');
+    await closeAll();
+  });
+
+  for (const colorScheme of ['light', 'dark']) {
+    test(`accessibility: no serious or critical axe violation, ${colorScheme} mode`, TEST_TIMEOUT, async () => {
+      const { page } = await open({ ...STUBBING, colorScheme });
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const [r, g, b] = background.match(/\d+/g).map(Number);
+      const dark = r + g + b < 3 * 64;
+      assert.equal(dark, colorScheme === 'dark', `body background ${background} in ${colorScheme} mode`);
+
+      // Every kind of cell the page can draw: given, typed, pencilled, selected, peer,
+      // conflicting (from a real check), and hinted (from a stubbed /hint).
+      await cell(page, 0, 2).click();
+      await page.keyboard.press('5');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Shift+Digit2');
+      await page.keyboard.press('Shift+Digit7');
+      await page.click('#check');
+      await statusMatching(page, 'Not right');
+      let violations = await seriousViolations(page);
+      assert.deepEqual(violations, [], 'with conflicts shown');
+
+      await page.route('**/hint', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(NAKED_SINGLE) }),
+      );
+      await page.click('#hint');
+      await page.locator('#hint-panel').waitFor({ state: 'visible' });
+      await cell(page, 4, 3).click();
+      violations = await seriousViolations(page);
+      assert.deepEqual(violations, [], 'with a hint shown');
+      await closeAll();
+    });
+  }
+
+  test('offline once loaded: the page opens from its service worker and says the server is gone', TEST_TIMEOUT, async () => {
+    const server = await startServer();
+    try {
+      const { page, allow } = await open({}, server.url);
+      await page.locator('#offline-note', { hasText: 'works offline' }).waitFor();
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await server.stop();
+
+      allow(/ERR_CONNECTION_REFUSED.*\/solve\)$/);
+      await page.reload();
+      await page.waitForSelector('html[data-ready="true"]');
+      assert.equal(await page.locator('[role="gridcell"]').count(), 81);
+      assert.equal(await shownBoard(page), PUZZLE);
+      const styled = await page.evaluate(() => getComputedStyle(document.querySelector('.grid')).display);
+      assert.equal(styled, 'grid', 'the stylesheet came from the cache too');
+      await page.click('#solve');
+      await statusMatching(page, 'Could not solve: could not reach the server (offline?).');
+      await closeAll();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('screenshots at desktop and phone sizes, light and dark', TEST_TIMEOUT, async () => {
+    const sizes = {
+      desktop: { viewport: { width: 1280, height: 800 } },
+      phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    };
+    for (const [size, options] of Object.entries(sizes)) {
+      for (const colorScheme of ['light', 'dark']) {
+        const { page } = await open({ ...options, colorScheme });
+        // A game under way: some digits typed, one clash found by a check, pencil marks.
+        for (const [row, col, key] of [[0, 2, '4'], [1, 1, '7'], [2, 0, '1'], [0, 5, '7']]) {
+          await cell(page, row, col).click();
+          await page.keyboard.press(key);
+        }
+        await cell(page, 1, 2).click();
+        for (const key of ['Shift+Digit2', 'Shift+Digit3']) await page.keyboard.press(key);
+        await page.click('#check');
+        await statusMatching(page, 'Not right');
+        await cell(page, 4, 4).click();
+        await screenshot(page, `${size}-${colorScheme}`);
+      }
+    }
+    await closeAll();
+  });
+});
