@@ -25,6 +25,7 @@ use tokio::sync::Notify;
 
 use super::pool::{PoolError, SolverPool};
 use super::readiness::Readiness;
+use super::wire::generate::MAX_ATTEMPTS;
 use crate::sudoku::{Difficulty, GenerateError, GenerateOptions, Generated, Symmetry, generate};
 
 /// How long one background job may search for a puzzle: long enough for the rarest
@@ -58,7 +59,7 @@ impl Kind {
             symmetry: self.symmetry,
             minimal: self.minimal,
             seed,
-            ..GenerateOptions::default()
+            max_attempts: MAX_ATTEMPTS,
         }
     }
 }

@@ -10,6 +10,11 @@ use serde_json::Value;
 use super::board::{BoardFormat, render};
 use crate::sudoku::{Difficulty, GenerateOptions, Generated, Symmetry};
 
+/// Attempts one `/generate` may make: no count bounds the search, the deadline does. The
+/// core's default of 1,000 is short of the rarest kinds (one mirror-symmetric extreme
+/// puzzle in a hundred takes more), which make an attempt in well under a millisecond.
+pub const MAX_ATTEMPTS: u32 = u32::MAX;
+
 /// The names `/generate` takes, in the order the spec lists them.
 pub const GENERATE_PARAMETERS: [&str; 5] = ["difficulty", "seed", "symmetry", "form", "minimal"];
 
@@ -99,7 +104,7 @@ impl GenerateQuery {
             symmetry: self.symmetry,
             minimal: self.minimal,
             seed,
-            ..GenerateOptions::default()
+            max_attempts: MAX_ATTEMPTS,
         }
     }
 }
