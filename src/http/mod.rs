@@ -4,7 +4,8 @@
 //! - [`wire`]: the bodies, on [`crate::sudoku`] only;
 //! - [`metrics`], [`readiness`] and [`page`] (the playground): on nothing here;
 //! - [`pool`]: the solver slots, on `metrics`;
-//! - [`generator`]: `/generate`'s puzzles and their stock, on `pool` and `readiness`;
+//! - [`generator`]: `/generate`'s puzzles and their stock, on `pool`, `readiness` and
+//!   `wire`;
 //! - [`error`]: [`ApiError`], on `wire` and `pool`; [`extract`]: the JSON body and the
 //!   query, on `error` and `wire`;
 //! - [`state`]: [`AppState`], the container of `pool`, `generator`, `metrics`, `readiness`
