@@ -17,8 +17,13 @@ pub const DEFAULT_BATCH_BODY_LIMIT: usize = 1024 * 1024;
 pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 10;
 /// Solve requests allowed to wait for a solver slot before new ones are turned away.
 pub const DEFAULT_MAX_QUEUED_SOLVES: usize = 64;
-/// Seconds a client is told to wait (`Retry-After`) when the server is overloaded.
+/// Seconds a client is told to wait (`Retry-After`) when the server is overloaded, or when
+/// `/generate` found no puzzle of the difficulty asked for in time.
 pub const RETRY_AFTER_SECS: u64 = 1;
+/// Milliseconds `/generate` may search for a puzzle of the difficulty asked for.
+pub const DEFAULT_GENERATE_DEADLINE_MS: u64 = 2_000;
+/// Puzzles `/generate` keeps ready per kind it has been asked for without a seed.
+pub const DEFAULT_GENERATE_STOCK: usize = 2;
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -64,6 +69,22 @@ pub struct Config {
     #[arg(long, env = "SUDOKU_GUESS_BUDGET", value_name = "GUESSES", default_value_t = crate::sudoku::DEFAULT_GUESS_BUDGET)]
     pub guess_budget: u64,
 
+    /// Logical steps `/grade` applies at most; a puzzle that needs more is answered with the
+    /// rating reached and `solved_by_logic: false`.
+    #[arg(long, env = "SUDOKU_GRADE_STEP_BUDGET", value_name = "STEPS", default_value_t = crate::sudoku::grade::DEFAULT_STEP_BUDGET)]
+    pub grade_step_budget: usize,
+
+    /// Milliseconds `/generate` may search for a puzzle of the difficulty asked for before it
+    /// answers 503 `search_limit`; at most half the request timeout is used.
+    #[arg(long, env = "SUDOKU_GENERATE_DEADLINE_MS", value_name = "MS", default_value_t = DEFAULT_GENERATE_DEADLINE_MS)]
+    pub generate_deadline: u64,
+
+    /// Puzzles kept ready for each kind (difficulty, symmetry, minimal) that `/generate`
+    /// has been asked for without a seed, made in the background when the solver slots are
+    /// idle; 0 makes every puzzle on request.
+    #[arg(long, env = "SUDOKU_GENERATE_STOCK", value_name = "N", default_value_t = DEFAULT_GENERATE_STOCK)]
+    pub generate_stock: usize,
+
     /// Browser origins allowed by CORS, comma-separated, or `*` for any.
     #[arg(
         long,
@@ -100,6 +121,9 @@ impl Default for Config {
             max_concurrent_solves: None,
             max_queued_solves: DEFAULT_MAX_QUEUED_SOLVES,
             guess_budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
+            grade_step_budget: crate::sudoku::grade::DEFAULT_STEP_BUDGET,
+            generate_deadline: DEFAULT_GENERATE_DEADLINE_MS,
+            generate_stock: DEFAULT_GENERATE_STOCK,
             cors_origins: vec!["*".to_owned()],
             shutdown_delay: 0,
             log_format: LogFormat::Text,
@@ -120,6 +144,13 @@ impl Config {
     /// The whole-request deadline.
     pub fn request_timeout(&self) -> Duration {
         Duration::from_secs(self.request_timeout)
+    }
+
+    /// How long `/generate` may search: the configured deadline, but never more than half
+    /// the request timeout, so that a search that finds nothing still answers 503 well
+    /// before the request would time out.
+    pub fn generate_deadline(&self) -> Duration {
+        Duration::from_millis(self.generate_deadline).min(self.request_timeout() / 2)
     }
 
     /// Solves allowed at once: the configured number, else one per CPU.
@@ -164,5 +195,16 @@ mod tests {
         assert_eq!(config.listen_addr(), "0.0.0.0:8080".parse().unwrap());
         assert!(config.cors_allows_any_origin());
         assert!(config.solve_slots() >= 1);
+    }
+
+    #[test]
+    fn the_generate_deadline_stays_under_the_request_timeout() {
+        let config = Config::default();
+        assert_eq!(config.generate_deadline(), Duration::from_millis(2_000));
+        let short = Config {
+            request_timeout: 2,
+            ..Config::default()
+        };
+        assert_eq!(short.generate_deadline(), Duration::from_secs(1));
     }
 }

@@ -246,6 +246,12 @@ fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
             {
                 return fail("expected a valid board with one solution".into());
             }
+            if case.method == Method::POST
+                && case.path == "/grade"
+                && (answer.body["difficulty"] != "easy" || answer.body["solved_by_logic"] != true)
+            {
+                return fail("expected the classic puzzle's grade: easy, solved by logic".into());
+            }
         }
         Expect::EmptyOk => {
             if answer.status != StatusCode::OK || !raw.is_empty() {
@@ -604,6 +610,53 @@ async fn hostile_bodies_on_validate_get_the_documented_problem() {
 }
 
 #[tokio::test]
+async fn hostile_bodies_on_grade_get_the_documented_problem() {
+    run_all(&body_cases("/grade")).await;
+}
+
+/// Odd query strings on `/generate`: each is a puzzle or a 400 `invalid_parameter` naming
+/// what it read as the parameter at fault, never anything else.
+#[tokio::test]
+async fn hostile_queries_on_generate_get_a_puzzle_or_name_the_parameter() {
+    let long = "9".repeat(10_000);
+    let cases: Vec<(String, Option<&str>)> = vec![
+        ("".into(), None),
+        ("&&".into(), None),
+        ("seed=1&".into(), None),
+        ("seed=01".into(), None),
+        ("=".into(), Some("")),
+        ("%".into(), Some("%")),
+        ("a=b=c".into(), Some("a")),
+        ("seed=1=2".into(), Some("seed")),
+        ("difficulty=easy;seed=1".into(), Some("difficulty")),
+        ("+difficulty=easy".into(), Some(" difficulty")),
+        ("difficulty=%FF".into(), Some("difficulty")),
+        ("seed=%00".into(), Some("seed")),
+        ("seed=1%202".into(), Some("seed")),
+        ("seed=%EF%BC%91".into(), Some("seed")),
+        ("SEED=1".into(), Some("SEED")),
+        (format!("seed={long}"), Some("seed")),
+        (format!("{long}=1"), Some(long.as_str())),
+        (
+            "difficulty=easy&form=numbers&form=chars".into(),
+            Some("form"),
+        ),
+    ];
+    let app = app();
+    for (query, parameter) in cases {
+        let case = format!("?{}", &query[..query.len().min(40)]);
+        let answer = get(&app, &format!("/generate?{query}")).await;
+        match parameter {
+            None => assert_eq!(answer.status, StatusCode::OK, "{case}: {:?}", answer.body),
+            Some(parameter) => {
+                answer.assert_problem(400, "invalid_parameter", &case);
+                assert_eq!(answer.body["parameter"], parameter, "{case}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
 async fn hostile_batch_bodies_get_the_documented_problem() {
     let path = "/solve/batch";
     let p = |name: &str, bytes: &[u8]| Case::post(name, path, bytes.to_vec());
@@ -732,7 +785,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         "/..%2Fsolve",
     ];
     let routes = documented_routes();
-    assert_eq!(routes.len(), 7, "{routes:?}");
+    assert_eq!(routes.len(), 9, "{routes:?}");
     // The playground's page and assets answer GET like the API's GET routes.
     let page: Vec<&str> = sudoku_service::http::page::paths().collect();
     assert!(page.contains(&"/"), "{page:?}");
@@ -744,7 +797,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
             .chain(page.iter().copied())
             .chain(unknown)
         {
-            let posts = matches!(path, "/solve" | "/solve/batch" | "/validate");
+            let posts = matches!(path, "/solve" | "/solve/batch" | "/validate" | "/grade");
             let known = routes.iter().any(|route| route == path) || page.contains(&path);
             let name = format!("{method} {path}");
             let case = Case::new(name, method.clone(), path);
@@ -769,7 +822,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
             cases.push(case);
         }
     }
-    assert_eq!(cases.len(), 10 * (7 + page.len() + 10));
+    assert_eq!(cases.len(), 10 * (9 + page.len() + 10));
     run_all(&cases).await;
 }
 
@@ -781,6 +834,8 @@ async fn a_405_lists_the_methods_the_route_takes() {
         ("/solve", "POST"),
         ("/solve/batch", "POST"),
         ("/validate", "POST"),
+        ("/grade", "POST"),
+        ("/generate", "GET,HEAD"),
         ("/healthz", "GET,HEAD"),
         ("/readyz", "GET,HEAD"),
         ("/metrics", "GET,HEAD"),

@@ -5,8 +5,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::pool::PoolError;
-use super::wire::{BoardError, ConflictBody, Problem};
+use super::wire::{BoardError, ConflictBody, ParameterError, Problem};
 use crate::config::RETRY_AFTER_SECS;
+use crate::sudoku::GenerateError;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -23,6 +24,9 @@ pub enum ApiError {
     /// The board itself is malformed; each error points at a row or cell.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     InvalidBoard(Vec<BoardError>),
+    /// A query parameter is unknown, repeated, or has a value it cannot take.
+    #[error("{0}")]
+    InvalidParameter(ParameterError),
     /// The body is not declared as JSON.
     #[error("{0}")]
     UnsupportedMediaType(String),
@@ -38,6 +42,14 @@ pub enum ApiError {
     /// The puzzle has no solution; `conflicts` lists clashing givens, if any.
     #[error("the puzzle has no solution")]
     NoSolution(Vec<ConflictBody>),
+    /// The puzzle has more than one solution, and the answer needs exactly one (grading:
+    /// a person's path and the uniqueness techniques both assume one).
+    #[error("the puzzle has more than one solution; grading needs exactly one")]
+    MultipleSolutions,
+    /// The generator found no puzzle of the difficulty asked for within its deadline or
+    /// attempts; another try (without a seed, or with another one) may find one.
+    #[error("{0}; retry without a seed (or with another one), or ask for another difficulty")]
+    GenerateLimit(GenerateError),
     /// The solver's safety budget ran out: this is not a proof that no solution exists.
     #[error("the search gave up after {0} guesses; this does not prove the puzzle unsolvable")]
     SearchLimit(u64),
@@ -62,17 +74,21 @@ impl ApiError {
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::InvalidJson(_) | ApiError::InvalidRequest(_) | ApiError::InvalidBoard(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::InvalidJson(_)
+            | ApiError::InvalidRequest(_)
+            | ApiError::InvalidBoard(_)
+            | ApiError::InvalidParameter(_) => StatusCode::BAD_REQUEST,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoSolution(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::SearchLimit(_) | ApiError::Overloaded | ApiError::NotReady => {
-                StatusCode::SERVICE_UNAVAILABLE
+            ApiError::NoSolution(_) | ApiError::MultipleSolutions => {
+                StatusCode::UNPROCESSABLE_ENTITY
             }
+            ApiError::SearchLimit(_)
+            | ApiError::GenerateLimit(_)
+            | ApiError::Overloaded
+            | ApiError::NotReady => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Other(status, _) => *status,
@@ -84,12 +100,14 @@ impl ApiError {
         match self {
             ApiError::InvalidJson(_) => "invalid_json",
             ApiError::InvalidRequest(_) | ApiError::InvalidBoard(_) => "invalid_board",
+            ApiError::InvalidParameter(_) => "invalid_parameter",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::NoSolution(_) => "no_solution",
-            ApiError::SearchLimit(_) => "search_limit",
+            ApiError::MultipleSolutions => "multiple_solutions",
+            ApiError::SearchLimit(_) | ApiError::GenerateLimit(_) => "search_limit",
             ApiError::Overloaded => "overloaded",
             ApiError::Timeout(_) => "timeout",
             ApiError::NotReady => "not_ready",
@@ -116,6 +134,10 @@ impl ApiError {
                 ApiError::NoSolution(conflicts) => Some(conflicts.clone()),
                 _ => None,
             },
+            parameter: match self {
+                ApiError::InvalidParameter(error) => Some(error.parameter.clone()),
+                _ => None,
+            },
         }
     }
 }
@@ -123,6 +145,18 @@ impl ApiError {
 impl From<BoardError> for ApiError {
     fn from(error: BoardError) -> Self {
         ApiError::InvalidBoard(vec![error])
+    }
+}
+
+impl From<ParameterError> for ApiError {
+    fn from(error: ParameterError) -> Self {
+        ApiError::InvalidParameter(error)
+    }
+}
+
+impl From<GenerateError> for ApiError {
+    fn from(error: GenerateError) -> Self {
+        ApiError::GenerateLimit(error)
     }
 }
 
@@ -152,7 +186,9 @@ impl IntoResponse for ApiError {
         let mut response = (status, body).into_response();
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-        if matches!(self, ApiError::Overloaded) {
+        // A generator that ran out of time may well find a puzzle on the next try, and a
+        // full pool frees up within a second or so: both say when to come back.
+        if matches!(self, ApiError::Overloaded | ApiError::GenerateLimit(_)) {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
         }
         response

@@ -1,11 +1,36 @@
-//! The JSON body extractor: our own errors instead of axum's plain-text rejections.
+//! The JSON body and query extractors: our own errors instead of axum's plain-text
+//! rejections.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
+use super::wire::ParameterError;
+
+/// The query string as decoded `name=value` pairs, in order, repeats kept, for handlers
+/// that read their parameters strictly (see [`super::wire::GenerateQuery`]).
+#[derive(Debug)]
+pub struct QueryPairs(pub Vec<(String, String)>);
+
+impl<S: Send + Sync> FromRequestParts<S> for QueryPairs {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        // Percent-decoding is lossy (bad UTF-8 becomes U+FFFD), so this is not expected to
+        // fail; if it does, the query as a whole is the parameter at fault.
+        Query::<Vec<(String, String)>>::try_from_uri(&parts.uri)
+            .map(|Query(pairs)| QueryPairs(pairs))
+            .map_err(|rejection| {
+                ApiError::InvalidParameter(ParameterError {
+                    parameter: "query".into(),
+                    message: format!("the query string cannot be read: {}", rejection.body_text()),
+                })
+            })
+    }
+}
 
 /// A JSON request body of type `T`. Rejects a missing or non-JSON content type (415), a
 /// body over the limit (413), malformed JSON (400 `invalid_json`) and JSON of the wrong

@@ -2,6 +2,7 @@
 //! [`super::wire`], scheduling in [`super::pool`]; what is left here is which is which.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Request, State};
@@ -9,14 +10,16 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
-use super::extract::JsonBody;
+use super::extract::{JsonBody, QueryPairs};
+use super::generator::{Generator, draw_seed};
 use super::pool::SolverPool;
 use super::readiness::Readiness;
+use super::state::Limits;
 use super::wire::{
-    BatchRequest, BatchResponse, BatchResult, Board, BoardRequest, MAX_BATCH_BOARDS, SolveResponse,
-    StatusBody, ValidateResponse, conflict_bodies,
+    BatchRequest, BatchResponse, BatchResult, Board, BoardRequest, GenerateQuery, GenerateResponse,
+    GradeResponse, MAX_BATCH_BOARDS, SolveResponse, StatusBody, ValidateResponse, conflict_bodies,
 };
-use crate::sudoku::{Verdict, find_conflicts};
+use crate::sudoku::{GradeError, Verdict, find_conflicts};
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -85,6 +88,40 @@ pub(super) async fn validate(
     let board = Board::from_json(&request.board, "/board")?;
     let report = pool.report(board.grid).await??;
     Ok(Json(ValidateResponse::from(&report)))
+}
+
+/// `POST /grade`: how hard the puzzle is for a person; 422 unless it has exactly one
+/// solution.
+pub(super) async fn grade(
+    State(pool): State<Arc<SolverPool>>,
+    State(limits): State<Limits>,
+    JsonBody(request): JsonBody<BoardRequest>,
+) -> Result<Json<GradeResponse>, ApiError> {
+    let board = Board::from_json(&request.board, "/board")?;
+    match pool.grade(board.grid, limits.grade_steps).await? {
+        Ok(grade) => Ok(Json(GradeResponse::from(&grade))),
+        Err(GradeError::NoSolution) => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(
+            &board.grid,
+        )))),
+        Err(GradeError::MultipleSolutions) => Err(ApiError::MultipleSolutions),
+        Err(GradeError::SearchLimit(exhausted)) => Err(exhausted.into()),
+    }
+}
+
+/// `GET /generate`: a new puzzle as the query asks, its boards in the form asked for.
+pub(super) async fn generate(
+    State(generator): State<Arc<Generator>>,
+    State(limits): State<Limits>,
+    QueryPairs(pairs): QueryPairs,
+) -> Result<Json<GenerateResponse>, ApiError> {
+    // From the request's arrival, so that time spent waiting for a slot counts too.
+    let deadline = Instant::now() + limits.generate_deadline;
+    let query = GenerateQuery::from_pairs(&pairs)?;
+    let options = query.options(query.seed.unwrap_or_else(draw_seed));
+    let made = generator
+        .generate(options, query.seed.is_some(), deadline)
+        .await??;
+    Ok(Json(GenerateResponse::new(&made, query.form)))
 }
 
 /// `GET /healthz`: the process is alive.

@@ -4,13 +4,18 @@
 //! - [`wire`]: the bodies, on [`crate::sudoku`] only;
 //! - [`metrics`], [`readiness`] and [`page`] (the playground): on nothing here;
 //! - [`pool`]: the solver slots, on `metrics`;
-//! - [`error`]: [`ApiError`], on `wire` and `pool`; [`extract`]: the JSON body, on `error`;
-//! - [`state`]: [`AppState`], the container of `pool`, `metrics`, `readiness` and limits;
+//! - [`generator`]: `/generate`'s puzzles and their stock, on `pool`, `readiness` and
+//!   `wire`;
+//! - [`error`]: [`ApiError`], on `wire` and `pool`; [`extract`]: the JSON body and the
+//!   query, on `error` and `wire`;
+//! - [`state`]: [`AppState`], the container of `pool`, `generator`, `metrics`, `readiness`
+//!   and limits;
 //! - `handler` and `layer` (private): on the above, never on [`AppState`] itself;
 //! - this file: [`router`], on all of them.
 
 pub mod error;
 pub mod extract;
+pub mod generator;
 mod handler;
 mod layer;
 pub mod metrics;
@@ -49,6 +54,8 @@ pub fn router(state: AppState) -> Router {
             post(handler::solve_batch).layer::<_, std::convert::Infallible>(batch_limits),
         )
         .route("/validate", post(handler::validate))
+        .route("/grade", post(handler::grade))
+        .route("/generate", get(handler::generate))
         .route("/healthz", get(handler::healthz))
         .route("/readyz", get(handler::readyz))
         .route("/metrics", get(metrics::export))
@@ -81,10 +88,11 @@ pub fn router(state: AppState) -> Router {
 #[cfg(test)]
 mod tests {
     /// Every file of the HTTP layer, by module path, with its source.
-    const FILES: [(&str, &str); 14] = [
+    const FILES: [(&str, &str); 17] = [
         ("http", include_str!("mod.rs")),
         ("http::error", include_str!("error.rs")),
         ("http::extract", include_str!("extract.rs")),
+        ("http::generator", include_str!("generator.rs")),
         ("http::handler", include_str!("handler.rs")),
         ("http::layer", include_str!("layer.rs")),
         ("http::metrics", include_str!("metrics.rs")),
@@ -95,6 +103,8 @@ mod tests {
         ("http::wire", include_str!("wire/mod.rs")),
         ("http::wire::board", include_str!("wire/board.rs")),
         ("http::wire::conflict", include_str!("wire/conflict.rs")),
+        ("http::wire::generate", include_str!("wire/generate.rs")),
+        ("http::wire::grade", include_str!("wire/grade.rs")),
         ("http::wire::problem", include_str!("wire/problem.rs")),
     ];
 

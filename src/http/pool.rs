@@ -10,11 +10,16 @@
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::metrics::Metrics;
-use crate::sudoku::{BudgetExhausted, Grid, Report, Solver, Verdict};
+use crate::sudoku::grade::grade_with;
+use crate::sudoku::{
+    BudgetExhausted, GenerateError, GenerateOptions, Generated, Grade, GradeError, Grid, Report,
+    Solver, Verdict, generate,
+};
 
 /// Guesses a solve may make on an async worker before it moves to the blocking pool.
 pub const INLINE_GUESS_BUDGET: u64 = 32;
@@ -112,6 +117,48 @@ impl SolverPool {
     /// As for [`SolverPool::run`].
     pub async fn report(&self, grid: Grid) -> Result<Result<Report, BudgetExhausted>, PoolError> {
         self.run(move |solver| Report::of(&grid, solver)).await
+    }
+
+    /// Grades a grid in a slot, applying at most `step_budget` logical steps; its
+    /// uniqueness is proved with the pool's solver (and its guess budget).
+    ///
+    /// # Errors
+    /// As for [`SolverPool::run`].
+    pub async fn grade(
+        &self,
+        grid: Grid,
+        step_budget: usize,
+    ) -> Result<Result<Grade, GradeError>, PoolError> {
+        self.run(move |solver| grade_with(solver, &grid, step_budget))
+            .await
+    }
+
+    /// Generates a puzzle in a slot, making no attempt after the first once `deadline` has
+    /// passed (an attempt is not cut short, so the answer may come a little after it).
+    ///
+    /// # Errors
+    /// As for [`SolverPool::run`].
+    pub async fn generate(
+        &self,
+        options: GenerateOptions,
+        deadline: Instant,
+    ) -> Result<Result<Generated, GenerateError>, PoolError> {
+        self.run(move |_| generate(&options, &mut || Instant::now() < deadline))
+            .await
+    }
+
+    /// Runs `job` in a slot if one is free right now, without waiting in line: for work
+    /// nobody waits on, which must never take a request's place.
+    pub fn try_run<T, F>(
+        &self,
+        job: F,
+    ) -> Option<impl Future<Output = Result<T, PoolError>> + use<T, F>>
+    where
+        F: FnOnce(&Solver) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let slot = Arc::clone(&self.slots).try_acquire_owned().ok()?;
+        Some(self.spawn(slot, job))
     }
 
     /// Runs `job` in a solver slot on the blocking pool, inside the caller's tracing span.

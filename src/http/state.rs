@@ -10,6 +10,7 @@ use std::time::Duration;
 use axum::extract::FromRef;
 use axum::http::HeaderValue;
 
+use super::generator::Generator;
 use super::metrics::Metrics;
 use super::pool::SolverPool;
 use super::readiness::Readiness;
@@ -21,6 +22,8 @@ use crate::sudoku::Solver;
 pub struct AppState {
     /// Where solves run.
     pub pool: Arc<SolverPool>,
+    /// Where `/generate`'s puzzles come from (on the pool, with a stock).
+    pub generator: Arc<Generator>,
     /// Whether `/readyz` says ready.
     pub readiness: Arc<Readiness>,
     /// The Prometheus metrics, also fed by the pool.
@@ -40,6 +43,10 @@ pub struct Limits {
     pub batch_body: usize,
     /// Time a whole request may take, reading its body included.
     pub request_timeout: Duration,
+    /// Logical steps one `/grade` applies at most.
+    pub grade_steps: usize,
+    /// Time `/generate` may search for a puzzle of the difficulty asked for.
+    pub generate_deadline: Duration,
 }
 
 /// The browser origins allowed by CORS.
@@ -52,17 +59,25 @@ pub enum CorsOrigins {
 }
 
 impl AppState {
-    /// The state of a server with these settings: a fresh pool, metrics and readiness.
+    /// The state of a server with these settings: a fresh pool, generator, metrics and
+    /// readiness.
     pub fn new(config: &Config) -> AppState {
         let metrics = Arc::new(Metrics::new());
+        let pool = Arc::new(SolverPool::new(
+            Solver::with_budget(config.guess_budget),
+            config.solve_slots(),
+            config.max_queued_solves,
+            Arc::clone(&metrics),
+        ));
+        let readiness = Arc::new(Readiness::default());
         AppState {
-            pool: Arc::new(SolverPool::new(
-                Solver::with_budget(config.guess_budget),
-                config.solve_slots(),
-                config.max_queued_solves,
-                Arc::clone(&metrics),
+            generator: Arc::new(Generator::new(
+                Arc::clone(&pool),
+                Arc::clone(&readiness),
+                config.generate_stock,
             )),
-            readiness: Arc::new(Readiness::default()),
+            pool,
+            readiness,
             metrics,
             limits: Limits::from(config),
             cors: CorsOrigins::from(config),
@@ -76,6 +91,8 @@ impl From<&Config> for Limits {
             body: config.body_limit,
             batch_body: config.batch_body_limit,
             request_timeout: config.request_timeout(),
+            grade_steps: config.grade_step_budget,
+            generate_deadline: config.generate_deadline(),
         }
     }
 }

@@ -199,23 +199,33 @@ describe('the playground', () => {
     await closeAll();
   });
 
-  test('hint and new puzzle say in words that this server has no /hint or /generate yet', TEST_TIMEOUT, async () => {
+  test('hint says in words that this server has no /hint yet', TEST_TIMEOUT, async () => {
     const { page, allow } = await open();
-    // Chromium logs each 404 as a console error; these two are the expected ones.
+    // Chromium logs each 404 as a console error; this one is expected.
     allow(/status of 404.*\/hint\)$/);
-    allow(/status of 404.*\/generate\?difficulty=medium\)$/);
     await page.click('#hint');
     await statusMatching(
       page,
       'Hints are not available on this server yet (no resource at /hint).',
     );
     assert.equal(await page.isHidden('#hint-panel'), true);
-    await page.click('#new');
-    await statusMatching(
-      page,
-      'New puzzles are not available on this server yet (no resource at /generate).',
-    );
     assert.equal(await shownBoard(page), PUZZLE, 'the board stays');
+    await closeAll();
+  });
+
+  test('new puzzle comes from the server\'s GET /generate, of the difficulty chosen', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await page.selectOption('#difficulty', 'hard');
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/generate');
+    await page.click('#new');
+    const response = await answered;
+    assert.equal(response.status(), 200);
+    assert.equal(new URL(response.url()).searchParams.get('difficulty'), 'hard');
+    const body = await response.json();
+    const givens = [...body.puzzle].filter((c) => c !== '.').length;
+    await statusMatching(page, `New hard puzzle loaded: ${givens} givens.`);
+    assert.equal(await shownBoard(page), body.puzzle);
+    assert.equal(await page.textContent('#puzzle-title'), `New hard puzzle, rating ${body.rating}`);
     await closeAll();
   });
 
@@ -269,7 +279,7 @@ describe('the playground', () => {
     await closeAll();
   });
 
-  test('new puzzle rendering, with GET /generate stubbed by page.route (the server has no /generate yet)', TEST_TIMEOUT, async () => {
+  test('new puzzle rendering, with GET /generate stubbed by page.route', TEST_TIMEOUT, async () => {
     const { page } = await open(STUBBING);
     let asked;
     await page.route('**/generate?*', (route) => {

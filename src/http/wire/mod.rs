@@ -5,14 +5,20 @@
 //!
 //! - [`board`]: the board's three wire forms, their parsing and rendering.
 //! - [`conflict`]: clashing givens.
+//! - [`grade`]: the answer of `/grade`.
+//! - [`generate`]: the query parameters and the answer of `/generate`.
 //! - [`problem`]: the problem body of every error.
 
 pub mod board;
 pub mod conflict;
+pub mod generate;
+pub mod grade;
 pub mod problem;
 
 pub use board::{Board, BoardError, BoardFormat};
 pub use conflict::{CellRef, ConflictBody, conflict_bodies};
+pub use generate::{GenerateQuery, GenerateResponse, ParameterError};
+pub use grade::{GradeResponse, TechniqueBody};
 pub use problem::Problem;
 
 use serde::{Deserialize, Serialize};
@@ -23,7 +29,7 @@ use crate::sudoku::{Grid, Report};
 /// Most boards one `/solve/batch` request may carry.
 pub const MAX_BATCH_BOARDS: usize = 1000;
 
-/// `{"board": B}`: the body of `/solve` and `/validate`.
+/// `{"board": B}`: the body of `/solve`, `/validate` and `/grade`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardRequest {

@@ -5,7 +5,8 @@ use serde::Serialize;
 use super::board::BoardError;
 use super::conflict::ConflictBody;
 
-/// The RFC 9457 body, plus `code` and, where they help, `errors` or `conflicts`.
+/// The RFC 9457 body, plus `code` and, where they help, `errors`, `conflicts` or
+/// `parameter`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Problem {
     /// A URI naming the kind of problem.
@@ -25,4 +26,7 @@ pub struct Problem {
     /// The clashing givens of an unsolvable board.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<Vec<ConflictBody>>,
+    /// The query parameter at fault, with `invalid_parameter`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parameter: Option<String>,
 }

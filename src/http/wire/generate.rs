@@ -1,0 +1,239 @@
+//! `/generate` on the wire: its query parameters, read strictly, and its answer.
+//!
+//! Every parameter is optional, may come once, and must be one of the documented names:
+//! a typo (`dificulty=hard`) is refused rather than silently ignored, since ignoring it
+//! would answer a puzzle of another difficulty than the caller meant.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::board::{BoardFormat, render};
+use crate::sudoku::{Difficulty, GenerateOptions, Generated, Symmetry};
+
+/// Attempts one `/generate` may make: no count bounds the search, the deadline does. The
+/// core's default of 1,000 is short of the rarest kinds (one mirror-symmetric extreme
+/// puzzle in a hundred takes more), which make an attempt in well under a millisecond.
+pub const MAX_ATTEMPTS: u32 = u32::MAX;
+
+/// The names `/generate` takes, in the order the spec lists them.
+pub const GENERATE_PARAMETERS: [&str; 5] = ["difficulty", "seed", "symmetry", "form", "minimal"];
+
+/// A query parameter that is unknown, repeated, or has a value it cannot take.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParameterError {
+    /// The parameter's name, as sent.
+    pub parameter: String,
+    /// What is wrong with it, in a sentence.
+    pub message: String,
+}
+
+impl std::fmt::Display for ParameterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What a `/generate` request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenerateQuery {
+    /// The difficulty wanted; any when absent.
+    pub difficulty: Option<Difficulty>,
+    /// The seed; drawn by the server when absent.
+    pub seed: Option<u64>,
+    /// The symmetry of the clues (default `none`).
+    pub symmetry: Symmetry,
+    /// The form of `puzzle` and `solution` (default `string`).
+    pub form: BoardFormat,
+    /// Whether the puzzle must be minimal (default `true`).
+    pub minimal: bool,
+}
+
+impl Default for GenerateQuery {
+    fn default() -> Self {
+        GenerateQuery {
+            difficulty: None,
+            seed: None,
+            symmetry: Symmetry::None,
+            form: BoardFormat::Line,
+            minimal: true,
+        }
+    }
+}
+
+impl GenerateQuery {
+    /// Reads the decoded `name=value` pairs of a query string.
+    ///
+    /// # Errors
+    /// A [`ParameterError`] naming the first parameter that is unknown, repeated, or whose
+    /// value is not one it takes.
+    pub fn from_pairs(pairs: &[(String, String)]) -> Result<GenerateQuery, ParameterError> {
+        let mut query = GenerateQuery::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for (name, value) in pairs {
+            let error = |message: String| ParameterError {
+                parameter: name.clone(),
+                message,
+            };
+            if !GENERATE_PARAMETERS.contains(&name.as_str()) {
+                return Err(error(format!(
+                    "unknown parameter {name:?}: expected {}",
+                    GENERATE_PARAMETERS.join(", ")
+                )));
+            }
+            if seen.contains(&name.as_str()) {
+                return Err(error(format!("parameter {name:?} is given more than once")));
+            }
+            seen.push(name);
+            match name.as_str() {
+                "difficulty" => {
+                    query.difficulty = Some(value.parse().map_err(|e| error(format!("{e}")))?);
+                }
+                "seed" => query.seed = Some(parse_seed(value).map_err(error)?),
+                "symmetry" => query.symmetry = value.parse().map_err(|e| error(format!("{e}")))?,
+                "form" => query.form = parse_form(value).map_err(error)?,
+                _ => query.minimal = parse_bool(value).map_err(error)?,
+            }
+        }
+        Ok(query)
+    }
+
+    /// The generator's options for this query, starting from `seed`.
+    pub fn options(&self, seed: u64) -> GenerateOptions {
+        GenerateOptions {
+            difficulty: self.difficulty,
+            symmetry: self.symmetry,
+            minimal: self.minimal,
+            seed,
+            max_attempts: MAX_ATTEMPTS,
+        }
+    }
+}
+
+/// A seed: decimal digits only (no sign, no spaces), at most `u64::MAX`.
+fn parse_seed(value: &str) -> Result<u64, String> {
+    let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+    digits
+        .then(|| value.parse().ok())
+        .flatten()
+        .ok_or_else(|| format!("seed {value:?} is not an integer from 0 to {}", u64::MAX))
+}
+
+fn parse_form(value: &str) -> Result<BoardFormat, String> {
+    match value {
+        "string" => Ok(BoardFormat::Line),
+        "chars" => Ok(BoardFormat::Chars),
+        "numbers" => Ok(BoardFormat::Digits),
+        _ => Err(format!(
+            "unknown form {value:?}: expected one of string, chars, numbers"
+        )),
+    }
+}
+
+fn parse_bool(value: &str) -> Result<bool, String> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("minimal {value:?} is not true or false")),
+    }
+}
+
+/// The answer of `/generate`.
+#[derive(Debug, Serialize)]
+pub struct GenerateResponse {
+    /// The puzzle, in the form asked for (empty cells `.`, `"."` or `0`).
+    pub puzzle: Value,
+    /// Its one solution, in the same form.
+    pub solution: Value,
+    /// The puzzle's difficulty.
+    pub difficulty: &'static str,
+    /// Its SE rating, one decimal.
+    pub rating: f64,
+    /// The seed that makes this puzzle again at once (with the same difficulty, symmetry
+    /// and minimal), as a decimal string: 64 bits are more than a JavaScript number holds.
+    pub seed: String,
+    /// The number of clues.
+    pub clues: usize,
+    /// The symmetry of the clues.
+    pub symmetry: &'static str,
+}
+
+impl GenerateResponse {
+    /// The answer for `made`, its boards written in `form`.
+    pub fn new(made: &Generated, form: BoardFormat) -> GenerateResponse {
+        GenerateResponse {
+            puzzle: render(&made.puzzle, form),
+            solution: render(&made.solution, form),
+            difficulty: made.grade.difficulty.as_str(),
+            rating: made.grade.rating.value(),
+            seed: made.seed.to_string(),
+            clues: made.clues,
+            symmetry: made.symmetry.as_str(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(query: &[(&str, &str)]) -> Vec<(String, String)> {
+        query
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    fn refused(query: &[(&str, &str)]) -> ParameterError {
+        GenerateQuery::from_pairs(&pairs(query)).expect_err("refused")
+    }
+
+    #[test]
+    fn every_parameter_is_read_and_the_defaults_fill_the_rest() {
+        assert_eq!(
+            GenerateQuery::from_pairs(&[]).unwrap(),
+            GenerateQuery::default()
+        );
+        let query = GenerateQuery::from_pairs(&pairs(&[
+            ("difficulty", "expert"),
+            ("seed", "18446744073709551615"),
+            ("symmetry", "diagonal"),
+            ("form", "numbers"),
+            ("minimal", "false"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            query,
+            GenerateQuery {
+                difficulty: Some(Difficulty::Expert),
+                seed: Some(u64::MAX),
+                symmetry: Symmetry::Diagonal,
+                form: BoardFormat::Digits,
+                minimal: false,
+            }
+        );
+        let options = query.options(7);
+        assert_eq!((options.seed, options.minimal), (7, false));
+    }
+
+    #[test]
+    fn a_bad_parameter_is_named() {
+        for (query, name) in [
+            (vec![("difficulty", "Hard")], "difficulty"),
+            (vec![("difficulty", "")], "difficulty"),
+            (vec![("seed", "-1")], "seed"),
+            (vec![("seed", "+1")], "seed"),
+            (vec![("seed", "1.0")], "seed"),
+            (vec![("seed", "18446744073709551616")], "seed"),
+            (vec![("seed", "")], "seed"),
+            (vec![("symmetry", "spiral")], "symmetry"),
+            (vec![("form", "line")], "form"),
+            (vec![("minimal", "1")], "minimal"),
+            (vec![("dificulty", "hard")], "dificulty"),
+            (vec![("seed", "1"), ("seed", "2")], "seed"),
+        ] {
+            let err = refused(&query);
+            assert_eq!(err.parameter, name, "{query:?}: {err}");
+            assert!(err.message.contains(name), "{query:?}: {err}");
+        }
+    }
+}

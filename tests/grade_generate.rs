@@ -1,0 +1,583 @@
+//! `POST /grade` and `GET /generate` through `Router` + `oneshot` (and once over a real
+//! socket): every documented status, each board form, each difficulty and symmetry. What a
+//! puzzle is (unique, its difficulty, its symmetry) is checked with the core directly, not
+//! taken from the answer; nothing here is timed.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Method, StatusCode};
+use common::*;
+use serde_json::{Value, json};
+use sudoku_service::config::Config;
+use sudoku_service::sudoku::grade::DEFAULT_STEP_BUDGET;
+use sudoku_service::sudoku::{
+    Difficulty, GenerateOptions, Grid, Solver, Symmetry, Verdict, generate, grade,
+};
+
+/// Settings under which no search in these tests runs out of time, however slow the
+/// machine: the generator's deadline is capped at half the request timeout.
+fn patient() -> Config {
+    Config {
+        request_timeout: 24 * 60 * 60,
+        generate_deadline: 12 * 60 * 60 * 1000,
+        generate_stock: 0,
+        ..Config::default()
+    }
+}
+
+/// The rating as the core writes it (`2.3`), from an answer's number.
+fn rating_text(value: &Value) -> String {
+    let tenths = (value.as_f64().expect("a number") * 10.0).round() as u64;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// What `/grade` must answer for `grid`, worked out by the core.
+fn expected_grade(grid: &Grid, steps: usize) -> Value {
+    let grade = grade(grid, steps).expect("gradable");
+    json!({
+        "difficulty": grade.difficulty.as_str(),
+        "rating": grade.rating.value(),
+        "solved_by_logic": grade.solved_by_logic,
+        "techniques": grade.techniques.iter().map(|t| json!({
+            "name": t.name(),
+            "rating": t.rating.value(),
+            "count": t.count,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Checks everything a `/generate` answer promises, with the core: the puzzle has one
+/// solution, the one sent, keeps its clues in it, has `clues` clues, the symmetry and
+/// difficulty claimed (and asked for, when given), and the rating its grade gives.
+fn assert_generated(body: &Value, asked: Option<Difficulty>, symmetry: Symmetry, case: &str) {
+    let puzzle = grid_of_any_form(&body["puzzle"]).unwrap_or_else(|e| panic!("{case}: {e}"));
+    let solution = grid_of_any_form(&body["solution"]).unwrap_or_else(|e| panic!("{case}: {e}"));
+    assert_eq!(
+        Solver::default().analyze(&puzzle),
+        Ok(Verdict::Unique(solution)),
+        "{case}: one solution, the one sent"
+    );
+    assert!(puzzle.is_kept_by(&solution), "{case}: clues kept");
+    assert_eq!(body["clues"], puzzle.given_count(), "{case}");
+    assert_eq!(body["symmetry"], symmetry.as_str(), "{case}");
+    assert!(symmetry.holds_for(&puzzle), "{case}: {symmetry}: {puzzle}");
+    let graded = grade(&puzzle, DEFAULT_STEP_BUDGET).unwrap();
+    assert_eq!(body["difficulty"], graded.difficulty.as_str(), "{case}");
+    assert_eq!(
+        rating_text(&body["rating"]),
+        graded.rating.to_string(),
+        "{case}"
+    );
+    if let Some(wanted) = asked {
+        assert_eq!(graded.difficulty, wanted, "{case}");
+    }
+    let seed = body["seed"].as_str().expect("the seed is a string");
+    assert!(seed.parse::<u64>().is_ok(), "{case}: seed {seed:?}");
+    let keys: Vec<&str> = body
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys.len(),
+        7,
+        "{case}: puzzle, solution, difficulty, rating, seed, clues, symmetry: {keys:?}"
+    );
+}
+
+/// The form an answer's boards are in: `string`, `chars` or `numbers`.
+fn form_of(board: &Value) -> &'static str {
+    match board {
+        Value::String(_) => "string",
+        Value::Array(rows) if rows[0][0].is_string() => "chars",
+        Value::Array(_) => "numbers",
+        _ => "neither",
+    }
+}
+
+// --- /grade ----------------------------------------------------------------------------
+
+#[tokio::test]
+async fn grade_answers_for_each_board_form() {
+    let app = app();
+    let expected = expected_grade(&grid(PUZZLE), DEFAULT_STEP_BUDGET);
+    assert_eq!(expected["difficulty"], "easy");
+    for (form, board) in [
+        ("line", json!(PUZZLE)),
+        ("chars", char_rows(PUZZLE)),
+        ("ints", int_rows(PUZZLE)),
+    ] {
+        let answer = post_json(&app, "/grade", &json!({ "board": board })).await;
+        assert_eq!(answer.status, StatusCode::OK, "{form}: {:?}", answer.body);
+        assert_eq!(answer.content_type(), "application/json", "{form}");
+        assert_eq!(answer.body, expected, "{form}");
+        let steps: u64 = answer.body["techniques"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["count"].as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            steps,
+            81 - 30,
+            "{form}: one step per empty cell, singles only"
+        );
+    }
+}
+
+#[tokio::test]
+async fn grade_of_a_generated_puzzle_agrees_with_the_generator() {
+    let app = app_with(&patient());
+    for difficulty in ["medium", "hard", "expert"] {
+        let made = get(&app, &format!("/generate?difficulty={difficulty}&seed=3")).await;
+        assert_eq!(made.status, StatusCode::OK, "{difficulty}: {:?}", made.body);
+        let graded = post_json(&app, "/grade", &json!({ "board": made.body["puzzle"] })).await;
+        assert_eq!(
+            graded.status,
+            StatusCode::OK,
+            "{difficulty}: {:?}",
+            graded.body
+        );
+        assert_eq!(graded.body["difficulty"], difficulty);
+        assert_eq!(graded.body["rating"], made.body["rating"], "{difficulty}");
+        assert_eq!(graded.body["solved_by_logic"], true, "{difficulty}");
+        let techniques = graded.body["techniques"].as_array().unwrap();
+        let hardest = techniques.last().unwrap();
+        assert_eq!(hardest["rating"], graded.body["rating"], "{difficulty}");
+        assert!(
+            techniques
+                .windows(2)
+                .all(|w| w[0]["rating"].as_f64() <= w[1]["rating"].as_f64()),
+            "{difficulty}: in order of rating: {techniques:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn grade_beyond_its_step_budget_answers_the_rating_reached() {
+    let app = app_with(&Config {
+        grade_step_budget: 5,
+        ..Config::default()
+    });
+    let answer = post_json(&app, "/grade", &json!({ "board": PUZZLE })).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+    assert_eq!(answer.body["solved_by_logic"], false);
+    assert_eq!(answer.body, expected_grade(&grid(PUZZLE), 5));
+    let counted: u64 = answer.body["techniques"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, 5);
+}
+
+#[tokio::test]
+async fn grade_a_solved_board_needs_no_step() {
+    let answer = post_json(&app(), "/grade", &json!({ "board": SOLUTION })).await;
+    assert_eq!(
+        answer.body,
+        json!({"difficulty": "easy", "rating": 0.0, "solved_by_logic": true, "techniques": []})
+    );
+}
+
+#[tokio::test]
+async fn grade_refuses_a_board_without_exactly_one_solution() {
+    let app = app();
+    let clash = post_json(&app, "/grade", &json!({ "board": clashing_board() })).await;
+    clash.assert_problem(422, "no_solution", "clashing givens");
+    // The conflicts `/solve` gives for the same board.
+    let solve = post_json(&app, "/solve", &json!({ "board": clashing_board() })).await;
+    assert_eq!(clash.body["conflicts"], solve.body["conflicts"]);
+    assert_eq!(clash.body["conflicts"][0]["digit"], 5);
+
+    let dead_end = post_json(&app, "/grade", &json!({ "board": dead_end_board() })).await;
+    dead_end.assert_problem(422, "no_solution", "dead end");
+    assert_eq!(dead_end.body["conflicts"], json!([]));
+
+    for (case, board) in [
+        ("empty", json!(empty_board())),
+        ("thirteen givens", json!(SLOW)),
+        ("empty ints", int_rows(&empty_board())),
+    ] {
+        let answer = post_json(&app, "/grade", &json!({ "board": board })).await;
+        answer.assert_problem(422, "multiple_solutions", case);
+        assert!(
+            answer.body["detail"]
+                .as_str()
+                .unwrap()
+                .contains("exactly one"),
+            "{case}: {:?}",
+            answer.body
+        );
+        assert!(answer.body.get("conflicts").is_none(), "{case}");
+    }
+}
+
+#[tokio::test]
+async fn grade_refuses_malformed_bodies_as_every_endpoint_does() {
+    let app = app();
+    let short = post_json(&app, "/grade", &json!({ "board": &PUZZLE[..80] })).await;
+    short.assert_problem(400, "invalid_board", "short line");
+    assert_eq!(short.body["errors"][0]["pointer"], "/board");
+    let cell = {
+        let mut rows = int_rows(PUZZLE);
+        rows[2][7] = json!(10);
+        post_json(&app, "/grade", &json!({ "board": rows })).await
+    };
+    cell.assert_problem(400, "invalid_board", "cell ten");
+    assert_eq!(cell.body["errors"][0]["pointer"], "/board/2/7");
+    let extra = post_json(&app, "/grade", &json!({ "board": PUZZLE, "x": 1 })).await;
+    extra.assert_problem(400, "invalid_board", "unknown field");
+    let broken = call(
+        &app,
+        Method::POST,
+        "/grade",
+        Some("application/json"),
+        "{\"board\":",
+    )
+    .await;
+    broken.assert_problem(400, "invalid_json", "broken JSON");
+    let plain = call(&app, Method::POST, "/grade", Some("text/plain"), PUZZLE).await;
+    plain.assert_problem(415, "unsupported_media_type", "text/plain");
+    let big = call(
+        &app,
+        Method::POST,
+        "/grade",
+        Some("application/json"),
+        vec![b' '; 70_000],
+    )
+    .await;
+    big.assert_problem(413, "payload_too_large", "70 kB");
+}
+
+// --- /generate -------------------------------------------------------------------------
+
+#[tokio::test]
+async fn generate_makes_each_difficulty_in_each_form() {
+    let app = app_with(&patient());
+    for (i, difficulty) in Difficulty::ALL.into_iter().enumerate() {
+        let seed = 100 + i as u64;
+        let first = get(
+            &app,
+            &format!("/generate?difficulty={difficulty}&seed={seed}"),
+        )
+        .await;
+        assert_eq!(
+            first.status,
+            StatusCode::OK,
+            "{difficulty}: {:?}",
+            first.body
+        );
+        assert_eq!(first.content_type(), "application/json");
+        assert_generated(
+            &first.body,
+            Some(difficulty),
+            Symmetry::None,
+            difficulty.as_str(),
+        );
+        assert_eq!(form_of(&first.body["puzzle"]), "string", "the default form");
+        let line = first.body["puzzle"].as_str().unwrap();
+        // The seed answered makes the same puzzle (at once), in every form.
+        let made_by = first.body["seed"].as_str().unwrap();
+        for form in ["string", "chars", "numbers"] {
+            let case = format!("{difficulty} {form}");
+            let again = get(
+                &app,
+                &format!("/generate?difficulty={difficulty}&seed={made_by}&form={form}"),
+            )
+            .await;
+            assert_eq!(again.status, StatusCode::OK, "{case}: {:?}", again.body);
+            assert_generated(&again.body, Some(difficulty), Symmetry::None, &case);
+            assert_eq!(form_of(&again.body["puzzle"]), form, "{case}");
+            assert_eq!(form_of(&again.body["solution"]), form, "{case}");
+            assert_eq!(
+                grid_of_any_form(&again.body["puzzle"]).unwrap(),
+                grid(line),
+                "{case}"
+            );
+            assert_eq!(again.body["seed"], made_by, "{case}");
+            assert_eq!(again.body["rating"], first.body["rating"], "{case}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn generate_writes_empty_cells_as_each_form_does() {
+    let app = app();
+    let chars = get(&app, "/generate?seed=1&form=chars").await;
+    let numbers = get(&app, "/generate?seed=1&form=numbers").await;
+    let line = get(&app, "/generate?seed=1").await;
+    let line = line.body["puzzle"].as_str().unwrap().to_owned();
+    assert_eq!(chars.body["puzzle"], char_rows(&line));
+    assert_eq!(numbers.body["puzzle"], int_rows(&line));
+    assert!(line.contains('.') && !line.contains('0'));
+}
+
+#[tokio::test]
+async fn generate_keeps_each_symmetry() {
+    let app = app_with(&patient());
+    for symmetry in Symmetry::ALL {
+        for minimal in [true, false] {
+            let case = format!("{symmetry}, minimal {minimal}");
+            let answer = get(
+                &app,
+                &format!(
+                    "/generate?difficulty=medium&seed=7&symmetry={symmetry}&minimal={minimal}"
+                ),
+            )
+            .await;
+            assert_eq!(answer.status, StatusCode::OK, "{case}: {:?}", answer.body);
+            assert_generated(&answer.body, Some(Difficulty::Medium), symmetry, &case);
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_same_seed_gives_the_same_answer() {
+    let app = app_with(&patient());
+    for query in [
+        "seed=0",
+        "seed=18446744073709551615&symmetry=rotational",
+        "seed=42&difficulty=hard&minimal=false&form=numbers",
+    ] {
+        let path = format!("/generate?{query}");
+        let first = get(&app, &path).await;
+        let second = get(&app, &path).await;
+        assert_eq!(first.status, StatusCode::OK, "{query}: {:?}", first.body);
+        assert_eq!(first.body, second.body, "{query}");
+    }
+    // Without a difficulty, the first attempt is taken: its seed is the one sent.
+    let answer = get(&app, "/generate?seed=123456789").await;
+    assert_eq!(answer.body["seed"], "123456789");
+    assert_generated(&answer.body, None, Symmetry::None, "any difficulty");
+    // And the core agrees on the puzzle.
+    let made = generate(
+        &GenerateOptions {
+            seed: 123_456_789,
+            ..GenerateOptions::default()
+        },
+        &mut || true,
+    )
+    .unwrap();
+    assert_eq!(answer.body["puzzle"], made.puzzle.to_line());
+}
+
+#[tokio::test]
+async fn generate_without_a_seed_draws_one_that_reproduces_the_answer() {
+    for stock in [0, 2] {
+        let app = app_with(&Config {
+            generate_stock: stock,
+            ..patient()
+        });
+        let mut seeds = Vec::new();
+        for _ in 0..3 {
+            let answer = get(&app, "/generate?difficulty=easy&symmetry=mirror").await;
+            assert_eq!(
+                answer.status,
+                StatusCode::OK,
+                "stock {stock}: {:?}",
+                answer.body
+            );
+            assert_generated(
+                &answer.body,
+                Some(Difficulty::Easy),
+                Symmetry::Mirror,
+                "drawn",
+            );
+            let seed = answer.body["seed"].as_str().unwrap().to_owned();
+            let again = get(
+                &app,
+                &format!("/generate?difficulty=easy&symmetry=mirror&seed={seed}"),
+            )
+            .await;
+            assert_eq!(again.body, answer.body, "stock {stock}: seed {seed}");
+            seeds.push(seed);
+        }
+        seeds.dedup();
+        assert_eq!(seeds.len(), 3, "stock {stock}: fresh seeds: {seeds:?}");
+    }
+}
+
+#[tokio::test]
+async fn generate_names_each_bad_parameter() {
+    let app = app();
+    for (query, parameter) in [
+        ("difficulty=Hard", "difficulty"),
+        ("difficulty=impossible", "difficulty"),
+        ("difficulty=", "difficulty"),
+        ("seed=-1", "seed"),
+        ("seed=1.5", "seed"),
+        ("seed=%2B1", "seed"),
+        ("seed=abc", "seed"),
+        ("seed=18446744073709551616", "seed"),
+        ("seed=", "seed"),
+        ("symmetry=spiral", "symmetry"),
+        ("symmetry=None", "symmetry"),
+        ("form=line", "form"),
+        ("form=", "form"),
+        ("minimal=yes", "minimal"),
+        ("minimal=1", "minimal"),
+        ("dificulty=hard", "dificulty"),
+        ("difficulty=easy&level=3", "level"),
+        ("seed=1&seed=2", "seed"),
+        ("difficulty=easy&difficulty=hard", "difficulty"),
+        ("s%C3%A9ed=1", "séed"),
+    ] {
+        let answer = get(&app, &format!("/generate?{query}")).await;
+        answer.assert_problem(400, "invalid_parameter", query);
+        assert_eq!(
+            answer.body["parameter"], parameter,
+            "{query}: {:?}",
+            answer.body
+        );
+        assert!(
+            answer.body["detail"].as_str().unwrap().contains(parameter),
+            "{query}: {:?}",
+            answer.body
+        );
+    }
+}
+
+#[tokio::test]
+async fn generate_gives_up_at_its_deadline_with_search_limit() {
+    // A seed whose first attempt is not extreme; with a deadline of 0 no second one runs.
+    let options = |seed| GenerateOptions {
+        difficulty: Some(Difficulty::Extreme),
+        seed,
+        max_attempts: 1,
+        ..GenerateOptions::default()
+    };
+    let seed = (0..)
+        .find(|&seed| generate(&options(seed), &mut || true).is_err())
+        .unwrap();
+    let app = app_with(&Config {
+        generate_deadline: 0,
+        ..Config::default()
+    });
+    let answer = get(&app, &format!("/generate?difficulty=extreme&seed={seed}")).await;
+    answer.assert_problem(503, "search_limit", "deadline 0");
+    assert_eq!(answer.headers["retry-after"], "1");
+    let detail = answer.body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("extreme") && detail.contains("retry"),
+        "{detail}"
+    );
+    // Without a seed too (the stock being empty).
+    let app = app_with(&Config {
+        generate_deadline: 0,
+        generate_stock: 0,
+        ..Config::default()
+    });
+    let answer = get(&app, "/generate?difficulty=easy&seed=5").await;
+    assert_eq!(
+        answer.status,
+        StatusCode::OK,
+        "the first attempt always runs"
+    );
+}
+
+// --- Both: methods, the pool, metrics, a real socket --------------------------------------
+
+#[tokio::test]
+async fn wrong_methods_are_405_with_the_methods_each_route_takes() {
+    let app = app();
+    for (method, path, allow) in [
+        (Method::GET, "/grade", "POST"),
+        (Method::PUT, "/grade", "POST"),
+        (Method::DELETE, "/grade", "POST"),
+        (Method::POST, "/generate", "GET,HEAD"),
+        (Method::PUT, "/generate", "GET,HEAD"),
+        (Method::PATCH, "/generate", "GET,HEAD"),
+    ] {
+        let case = format!("{method} {path}");
+        let answer = call(&app, method, path, None, Body::empty()).await;
+        answer.assert_problem(405, "method_not_allowed", &case);
+        assert_eq!(answer.headers["allow"], allow, "{case}");
+    }
+}
+
+#[tokio::test]
+async fn both_are_shed_when_every_slot_and_the_line_are_full() {
+    let (app, state) = app_and_state(&Config {
+        max_concurrent_solves: Some(std::num::NonZeroUsize::MIN),
+        max_queued_solves: 0,
+        generate_stock: 0,
+        ..Config::default()
+    });
+    let held = SlotHolder::take(&state).await;
+    let graded = post_json(&app, "/grade", &json!({ "board": PUZZLE })).await;
+    graded.assert_problem(503, "overloaded", "/grade");
+    assert_eq!(graded.headers["retry-after"], "1");
+    let made = get(&app, "/generate?seed=1").await;
+    made.assert_problem(503, "overloaded", "/generate");
+    assert_eq!(made.headers["retry-after"], "1");
+    held.release().await;
+    assert_eq!(
+        post_json(&app, "/grade", &json!({ "board": PUZZLE }))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(get(&app, "/generate?seed=1").await.status, 200);
+}
+
+#[tokio::test]
+async fn both_routes_are_counted_by_route_in_the_metrics() {
+    let app = app();
+    post_json(&app, "/grade", &json!({ "board": PUZZLE })).await;
+    get(&app, "/generate?seed=2").await;
+    get(&app, "/generate?form=x").await;
+    let metrics = get(&app, "/metrics").await;
+    let text = metrics.body.as_str().unwrap();
+    for series in [
+        r#"http_requests_total{method="POST",route="/grade",status="200"} 1"#,
+        r#"http_requests_total{method="GET",route="/generate",status="200"} 1"#,
+        r#"http_requests_total{method="GET",route="/generate",status="400"} 1"#,
+    ] {
+        assert!(text.contains(series), "{series} missing from:\n{text}");
+    }
+}
+
+#[tokio::test]
+async fn grade_and_generate_over_a_real_socket() {
+    let server = TestServer::start(patient()).await;
+    let client = reqwest::Client::new();
+    let made = client
+        .get(server.url("/generate?difficulty=hard&seed=9&symmetry=rotational&form=chars"))
+        .header("x-request-id", "generate-1")
+        .header("origin", "http://example.test")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 200);
+    assert_eq!(made.headers()["x-request-id"], "generate-1");
+    assert_eq!(made.headers()["access-control-allow-origin"], "*");
+    let made: Value = made.json().await.unwrap();
+    assert_generated(
+        &made,
+        Some(Difficulty::Hard),
+        Symmetry::Rotational,
+        "socket",
+    );
+    let graded = client
+        .post(server.url("/grade"))
+        .json(&json!({ "board": made["puzzle"] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(graded.status(), 200);
+    let graded: Value = graded.json().await.unwrap();
+    assert_eq!(graded["difficulty"], "hard");
+    assert_eq!(graded["rating"], made["rating"]);
+    let bad = client
+        .get(server.url("/generate?symmetry=spiral"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+    assert_eq!(bad.headers()["content-type"], "application/problem+json");
+    server.shutdown().await.unwrap();
+}
