@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn the_generate_deadline_stays_under_the_request_timeout() {
         let config = Config::default();
-        assert_eq!(config.generate_deadline(), Duration::from_millis(2_000));
+        assert_eq!(config.generate_deadline(), Duration::from_secs(2));
         let short = Config {
             request_timeout: 2,
             ..Config::default()

@@ -171,7 +171,7 @@ fn a_hard_puzzle_runs_out_of_a_small_budget_instead_of_reporting_no_solution() {
         match Solver::with_budget(2).solve(puzzle) {
             Ok(solution) => assert!(is_solved(&solution)),
             Err(SolveError::BudgetExhausted(BudgetExhausted { guesses })) => {
-                assert_eq!(guesses, 2)
+                assert_eq!(guesses, 2);
             }
             Err(SolveError::NoSolution) => panic!("{puzzle}: reported as having no solution"),
         }

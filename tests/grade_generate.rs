@@ -450,7 +450,7 @@ async fn generate_gives_up_at_its_deadline_with_search_limit() {
         max_attempts: 1,
         ..GenerateOptions::default()
     };
-    let seed = (0..)
+    let seed = (0..u64::MAX)
         .find(|&seed| generate(&options(seed), &mut || true).is_err())
         .unwrap();
     let app = app_with(&Config {

@@ -4,7 +4,7 @@
 //! `application/problem+json` with a `detail` that says what is wrong (never a 500, never
 //! plain text); a body sent in pieces is read no further than the limit, and a board that
 //! is answered gets its right answer. Nothing here is timed: what bounds the work is the
-//! body limit, serde_json's recursion limit and the guess budget, all checked as such.
+//! body limit, `serde_json`'s recursion limit and the guess budget, all checked as such.
 //!
 //! `tests/http_api.rs` covers the main error paths once each; this file is the wide net.
 //! The fuzz regression corpus (`tests/data/fuzz/`) is replayed at the end.
@@ -312,7 +312,7 @@ fn int_board_with(row: usize, col: usize, cell: &str) -> Vec<u8> {
                 .collect()
         })
         .collect();
-    rows[row][col] = cell.to_owned();
+    cell.clone_into(&mut rows[row][col]);
     let rows: Vec<String> = rows.iter().map(|r| format!("[{}]", r.join(","))).collect();
     format!("{{\"board\": [{}]}}", rows.join(",")).into_bytes()
 }
@@ -327,7 +327,7 @@ fn char_board_with(row: usize, col: usize, cell: Value) -> Vec<u8> {
 /// `{"board": "<PUZZLE with character `at` replaced by `with`>"}`.
 fn line_with(at: usize, with: &str) -> Vec<u8> {
     let mut chars: Vec<String> = PUZZLE.chars().map(String::from).collect();
-    chars[at] = with.to_owned();
+    with.clone_into(&mut chars[at]);
     json_bytes(&json!({ "board": chars.concat() }))
 }
 
@@ -620,7 +620,7 @@ async fn hostile_bodies_on_grade_get_the_documented_problem() {
 async fn hostile_queries_on_generate_get_a_puzzle_or_name_the_parameter() {
     let long = "9".repeat(10_000);
     let cases: Vec<(String, Option<&str>)> = vec![
-        ("".into(), None),
+        (String::new(), None),
         ("&&".into(), None),
         ("seed=1&".into(), None),
         ("seed=01".into(), None),
@@ -986,11 +986,13 @@ fn form_of(board: &Value) -> &'static str {
         .as_array()
         .into_iter()
         .flatten()
-        .flat_map(Value::as_array);
-    match board {
-        Value::String(_) => "line",
-        _ if cells.flatten().any(Value::is_string) => "chars",
-        _ => "digits",
+        .filter_map(Value::as_array);
+    if board.is_string() {
+        "line"
+    } else if cells.flatten().any(Value::is_string) {
+        "chars"
+    } else {
+        "digits"
     }
 }
 

@@ -222,14 +222,14 @@ async fn malformed_requests_are_400_problems_that_point_at_the_fault() {
             "invalid_json",
             None,
         ),
-        ("missing board", br#"{}"#.to_vec(), "invalid_board", None),
+        ("missing board", br"{}".to_vec(), "invalid_board", None),
         (
             "extra field",
             br#"{"board": "", "x": 1}"#.to_vec(),
             "invalid_board",
             None,
         ),
-        ("array body", br#"[1, 2]"#.to_vec(), "invalid_board", None),
+        ("array body", br"[1, 2]".to_vec(), "invalid_board", None),
         (
             "board is a number",
             br#"{"board": 10}"#.to_vec(),
@@ -422,7 +422,7 @@ async fn health_readiness_spec_and_metrics_answer() {
     let text = metrics.body.as_str().unwrap();
     for needle in [
         r#"http_requests_total{method="POST",route="/solve",status="200"} 1"#,
-        r#"http_request_duration_seconds_bucket{"#,
+        r"http_request_duration_seconds_bucket{",
         "solver_duration_seconds_count 1",
         "solves_in_flight 0",
         "overloaded_rejections_total 0",

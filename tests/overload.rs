@@ -165,6 +165,8 @@ async fn shoot(client: &reqwest::Client, url: &str, board: &str) -> Shot {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_flood_of_hard_puzzles_is_shed_fast_while_health_answers() {
+    const WAVES: usize = 3;
+    const PER_WAVE: usize = 48;
     let config = Config {
         max_concurrent_solves: NonZeroUsize::new(1),
         max_queued_solves: 4,
@@ -195,8 +197,6 @@ async fn a_flood_of_hard_puzzles_is_shed_fast_while_health_answers() {
         }
     });
 
-    const WAVES: usize = 3;
-    const PER_WAVE: usize = 48;
     let mut shots = Vec::new();
     let flood_started = Instant::now();
     for _ in 0..WAVES {
@@ -313,7 +313,7 @@ async fn a_body_trickled_byte_by_byte_is_cut_off_with_408() {
     let closed = loop {
         let left = give_up.saturating_duration_since(Instant::now());
         match tokio::time::timeout(left, reader.read(&mut buf)).await {
-            Ok(Ok(0)) | Ok(Err(_)) => break true,
+            Ok(Ok(0) | Err(_)) => break true,
             Ok(Ok(n)) => received.extend_from_slice(&buf[..n]),
             Err(_) => break false,
         }
@@ -362,10 +362,9 @@ async fn headers_never_finished_are_cut_off() {
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 // A closed connection shows as a read of 0 (or an error) without blocking.
                 let mut probe = [0u8; 256];
-                match tokio::time::timeout(Duration::from_millis(1), stream.read(&mut probe)).await
-                {
-                    Ok(Ok(0)) | Ok(Err(_)) => return true,
-                    _ => {}
+                let read = tokio::time::timeout(Duration::from_millis(1), stream.read(&mut probe));
+                if let Ok(Ok(0) | Err(_)) = read.await {
+                    return true;
                 }
             }
             false

@@ -12,7 +12,7 @@ pub struct HealthcheckArgs {
     #[arg(long, env = "PORT", default_value_t = crate::config::DEFAULT_PORT)]
     pub port: u16,
 
-    /// Address to probe instead of 127.0.0.1:PORT; the server's SUDOKU_LISTEN is honoured,
+    /// Address to probe instead of 127.0.0.1:PORT; the server's `SUDOKU_LISTEN` is honoured,
     /// with an unspecified IP (`0.0.0.0` or `[::]`) probed on loopback.
     #[arg(long, env = "SUDOKU_LISTEN", value_name = "HOST:PORT")]
     pub addr: Option<String>,

@@ -138,7 +138,7 @@ fn parse_plain(raw: &[u8]) -> Option<Grid> {
     for (cell, &byte) in cells.iter_mut().zip(bytes) {
         let digit = byte.wrapping_sub(b'0');
         let dot = byte == b'.';
-        bad |= !dot & (digit > 9);
+        bad |= !dot && (digit > 9);
         *cell = if dot { 0 } else { digit };
     }
     if bad {

@@ -26,16 +26,18 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Cancellation<'a>(&'a AtomicBool);
 
+#[cfg(test)]
 impl<'a> Cancellation<'a> {
     /// A cancellation raised by setting `flag`, for tests that call a work function
     /// outside the pipeline.
-    #[cfg(test)]
     pub(crate) fn new(flag: &'a AtomicBool) -> Self {
         Cancellation(flag)
     }
+}
 
+impl Cancellation<'_> {
     /// Whether the run is over; whatever the work function returns from then on is dropped.
-    pub(super) fn is_cancelled(&self) -> bool {
+    pub(super) fn is_cancelled(self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
 }

@@ -94,6 +94,10 @@ fn check_json_content_type(value: Option<&header::HeaderValue>) -> Result<(), Ap
 }
 
 /// Parses JSON, telling broken JSON apart from JSON of the wrong shape.
+///
+/// # Errors
+/// [`ApiError::InvalidJson`] for broken JSON, [`ApiError::InvalidRequest`] for JSON of the
+/// wrong shape (a body that is not an object, among others).
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // serde would read a struct from an array (`["..."]` as `{"board": "..."}`): refuse that.
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());

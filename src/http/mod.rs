@@ -42,6 +42,8 @@ pub use state::AppState;
 
 /// The whole API with its layers, over `state` (built once, by [`AppState::new`], from the
 /// configuration: every limit the router applies comes from it).
+// By value: the router is the state's owner from here on (handlers get clones of it).
+#[allow(clippy::needless_pass_by_value)]
 pub fn router(state: AppState) -> Router {
     let limits = state.limits;
     let batch_limits = ServiceBuilder::new()

@@ -17,7 +17,7 @@
 //! run out, or the caller's callback says to stop.
 //!
 //! # Reproducibility
-//! The random numbers are ChaCha8 ([`rand_chacha::ChaCha8Rng`], seeded with
+//! The random numbers are `ChaCha8` ([`rand_chacha::ChaCha8Rng`], seeded with
 //! `seed_from_u64`), whose stream its crate promises is the same on every platform and in
 //! every release of a minor version. Every number drawn is a `u32`, mapped to a range by
 //! rejection (no modulo bias, nothing that depends on the word size); nothing iterates a
@@ -226,7 +226,7 @@ fn attempts_word(attempts: u32) -> &'static str {
     if attempts == 1 { "attempt" } else { "attempts" }
 }
 
-/// The seed of the attempt after the one from `seed`: SplitMix64's step (Steele, Lea and
+/// The seed of the attempt after the one from `seed`: `SplitMix64`'s step (Steele, Lea and
 /// Flood), a bijection of `u64` that scatters neighbouring seeds, so that the attempts of
 /// seeds `s` and `s + 1` do not run into each other.
 pub fn next_seed(seed: u64) -> u64 {

@@ -145,7 +145,7 @@ pub struct TechniqueUse {
 }
 
 impl TechniqueUse {
-    /// The technique's stable snake_case name ([`Technique::name`]).
+    /// The technique's stable `snake_case` name ([`Technique::name`]).
     pub fn name(&self) -> &'static str {
         self.technique.name()
     }

@@ -309,7 +309,7 @@ pub(crate) async fn read_until_closed(stream: &mut TcpStream, limit: Duration) -
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match tokio::time::timeout(left, stream.read(&mut buf)).await {
-            Ok(Ok(0)) | Ok(Err(_)) => return (String::from_utf8_lossy(&received).into(), true),
+            Ok(Ok(0) | Err(_)) => return (String::from_utf8_lossy(&received).into(), true),
             Ok(Ok(n)) => received.extend_from_slice(&buf[..n]),
             Err(_) => return (String::from_utf8_lossy(&received).into(), false),
         }

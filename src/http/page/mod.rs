@@ -145,23 +145,20 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
 }
 
 fn respond(asset: &'static Asset, request: &HeaderMap) -> Response {
-    let mut response = match matching_tag(asset, request) {
-        Some(tag) => {
-            let mut response = StatusCode::NOT_MODIFIED.into_response();
-            // The form the client holds: a gzip-marked tag stays marked (see `mark_encoded_etag`).
-            response.headers_mut().insert(header::ETAG, tag);
-            response
-        }
-        None => {
-            let mut response = asset.bytes.clone().into_response();
-            let headers = response.headers_mut();
-            headers.insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static(asset.content_type),
-            );
-            headers.insert(header::ETAG, header_value(&asset.etag));
-            response
-        }
+    let mut response = if let Some(tag) = matching_tag(asset, request) {
+        let mut response = StatusCode::NOT_MODIFIED.into_response();
+        // The form the client holds: a gzip-marked tag stays marked (see `mark_encoded_etag`).
+        response.headers_mut().insert(header::ETAG, tag);
+        response
+    } else {
+        let mut response = asset.bytes.clone().into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(asset.content_type),
+        );
+        headers.insert(header::ETAG, header_value(&asset.etag));
+        response
     };
     let headers = response.headers_mut();
     headers.insert(

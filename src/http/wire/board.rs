@@ -163,7 +163,6 @@ impl Board {
                     )
                 })?;
                 match (format, cell_format) {
-                    (_, None) => {}
                     (None, Some(f)) => format = Some(f),
                     (Some(a), Some(b)) if a != b => {
                         return Err(BoardError::at_cell(

@@ -27,7 +27,7 @@ pub struct GradeResponse {
 /// One technique of a grade: how often it was used and its hardest rating.
 #[derive(Debug, Serialize)]
 pub struct TechniqueBody {
-    /// The technique's stable snake_case name (`naked_single`, `x_wing`, ...).
+    /// The technique's stable `snake_case` name (`naked_single`, `x_wing`, ...).
     pub name: &'static str,
     /// The hardest rating of its steps.
     pub rating: f64,
