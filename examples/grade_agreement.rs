@@ -27,7 +27,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "--set") {
         let name = args.get(1).expect("--set NAME");
-        let stride = args.get(2).map_or(1, |s| s.parse().expect("STRIDE: a number"));
+        let stride = args
+            .get(2)
+            .map_or(1, |s| s.parse().expect("STRIDE: a number"));
         let work = args
             .get(3)
             .map_or(DEFAULT_WORK_BUDGET, |s| s.parse().expect("WORK: a number"));
@@ -127,7 +129,10 @@ fn grade_set(name: &str, stride: usize, work: u64) {
     );
     println!("solved?, hardest rating and technique: count");
     for ((done, label), count) in spread {
-        println!("  {} {label}: {count}", if done { "solved" } else { "unsolved" });
+        println!(
+            "  {} {label}: {count}",
+            if done { "solved" } else { "unsolved" }
+        );
     }
 }
 

@@ -498,7 +498,10 @@ pub(crate) fn dynamic(
     let mut groups: Vec<(Technique, Vec<(usize, bool)>)> = Vec::new();
     for n in 0..NODES {
         if on[n].is_some() {
-            groups.push((Technique::DynamicDoubleForcingChains, vec![(n, true), (n, false)]));
+            groups.push((
+                Technique::DynamicDoubleForcingChains,
+                vec![(n, true), (n, false)],
+            ));
         }
     }
     for cell in 0..81 {
@@ -519,7 +522,12 @@ pub(crate) fn dynamic(
     }
     for (technique, members) in groups {
         let branch = |&(n, truth): &(usize, bool)| {
-            if truth { on[n].as_ref() } else { off[n].as_ref() }.expect("every candidate ran")
+            if truth {
+                on[n].as_ref()
+            } else {
+                off[n].as_ref()
+            }
+            .expect("every candidate ran")
         };
         if members.iter().any(|m| branch(m).contradiction) {
             continue; // the contradiction is the easier step
@@ -570,4 +578,65 @@ pub(crate) fn dynamic(
         );
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::logic::candidates::ALL_DIGITS;
+
+    #[test]
+    fn nishio_removes_a_digit_that_would_leave_a_row_without_a_place() {
+        // Digit 1 of rows 4 and 7 only in columns 1 and 2 (an X-wing). A 1 in r5c1 (box 4)
+        // removes both places of row 4, so row 4 has no place for 1: r5c1 is not 1 (two
+        // routes of three and two nodes, each counting the assumption: five, 7.5). A 1
+        // at r1c1 needs longer routes (r4c2 and r7c2 both forced, seven nodes, 7.6), so
+        // the shortest, from the other two rows of boxes 4 and 7, wins.
+        let mut masks = [ALL_DIGITS; 81];
+        for row in [3, 6] {
+            for col in 2..9 {
+                masks[row * 9 + col] &= !bit(1);
+            }
+        }
+        let state = Candidates::from_masks(masks);
+        let step = nishio(&state, &mut 1_000_000).unwrap().unwrap();
+        assert_eq!(step.technique, Technique::NishioForcingChains);
+        assert!(step.placements.is_empty());
+        let [(cell, digit)] = step.eliminations[..] else {
+            panic!("{step}");
+        };
+        assert_eq!(digit, 1);
+        assert!(
+            [36, 37, 38, 45, 46, 47, 63, 64, 65, 72, 73, 74].contains(&cell),
+            "{step}"
+        );
+        assert_eq!(step.rating.0, 75);
+    }
+
+    #[test]
+    fn a_dynamic_chain_sees_the_cell_it_empties() {
+        // r1c1 {1,2}, r1c9 {1,3}, r9c1 {2,3}: 3 at r9c9 forces r1c9 = 1, so r1c1 = 2, and
+        // r9c1, which loses 3 to r9c9 and 2 to r1c1, is left empty. This is the XY-wing's
+        // one elimination, and the only sound one in the position.
+        let mut masks = [ALL_DIGITS; 81];
+        masks[0] = bit(1) | bit(2);
+        masks[8] = bit(1) | bit(3);
+        masks[72] = bit(2) | bit(3);
+        let state = Candidates::from_masks(masks);
+        let step = dynamic(&state, 0, &mut 10_000_000).unwrap().unwrap();
+        assert!(step.placements.is_empty(), "{step}");
+        assert_eq!(step.eliminations, [(80, 3)], "{step}");
+        // Nine nodes in the two routes to r9c1's conflict: 8.5 plus the bonus of seven.
+        assert!((85..=88).contains(&step.rating.0), "{step}");
+    }
+
+    #[test]
+    fn the_work_budget_ends_a_search() {
+        let mut masks = [ALL_DIGITS; 81];
+        masks[0] = bit(1) | bit(2);
+        let state = Candidates::from_masks(masks);
+        let mut work = 100;
+        assert_eq!(dynamic(&state, 1, &mut work), Err(OutOfWork));
+        assert_eq!(work, 0);
+    }
 }
