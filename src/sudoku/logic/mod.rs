@@ -285,6 +285,8 @@ mod tests {
             let mut solved = 0;
             let mut total = 0;
             let mut hardest: BTreeMap<(Rating, &str), usize> = BTreeMap::new();
+            // The hardest technique applied, solved or not: which ones the test exercised.
+            let mut techniques: BTreeMap<&str, usize> = BTreeMap::new();
             for grid in sample(name) {
                 let Ok(Verdict::Unique(answer)) = Solver::default().analyze(&grid) else {
                     panic!("{name}: {grid:?} is not proper");
@@ -292,9 +294,12 @@ mod tests {
                 let answer = answer.cells();
                 let mut state = Candidates::from_grid(&grid).unwrap();
                 let mut worst: Option<Step> = None;
-                // A smaller work budget than a solve's, so that a debug run stays short;
-                // it still reaches the dynamic and nested chains on the hardest sets.
-                let mut work = 1_500_000;
+                // A smaller work budget than a solve's by default, so that a debug run
+                // stays short; it still reaches the dynamic and nested chains on the
+                // hardest sets. `LOGIC_CORPUS_WORK` sets it, to go deeper in release.
+                let mut work = std::env::var("LOGIC_CORPUS_WORK").map_or(1_500_000, |w| {
+                    w.parse().expect("LOGIC_CORPUS_WORK: a number")
+                });
                 for _ in 0..400 {
                     let Some(step) = next_step_within(&state, &mut work) else {
                         break;
@@ -312,6 +317,9 @@ mod tests {
                     }
                 }
                 total += 1;
+                if let Some(w) = &worst {
+                    *techniques.entry(w.technique.name()).or_default() += 1;
+                }
                 if state.is_solved() {
                     solved += 1;
                     let worst =
@@ -321,7 +329,7 @@ mod tests {
                     *hardest.entry((Rating(999), "stuck")).or_default() += 1;
                 }
             }
-            println!("{name}: solved {solved} of {total}");
+            println!("{name}: solved {solved} of {total}; hardest applied {techniques:?}");
             for ((rating, technique), count) in hardest {
                 println!("  {rating} {technique}: {count}");
             }
