@@ -383,6 +383,7 @@ fn shortest_cycle(state: &Candidates, graph: &Graph) -> Option<Found> {
     let mut seen = vec![0u32; STATES];
     let mut entries: Vec<Entry> = Vec::new();
     let mut best: Option<Found> = None;
+    let mut targets: Vec<usize> = Vec::new();
     for start in 0..NODES {
         if graph.strong_len[start] == 0 {
             continue;
@@ -433,7 +434,7 @@ fn shortest_cycle(state: &Candidates, graph: &Graph) -> Option<Found> {
                 }
             } else {
                 let (cell, digit) = cell_digit(n);
-                let mut targets: Vec<usize> = Vec::new();
+                targets.clear();
                 if graph.digit.is_none() {
                     targets.extend(
                         digits_of(state.mask(cell) & !bit(digit)).map(|d| 2 * node(cell, d)),
@@ -442,7 +443,7 @@ fn shortest_cycle(state: &Candidates, graph: &Graph) -> Option<Found> {
                 targets.extend(
                     cells_of(PEERS[cell] & state.cells_with(digit)).map(|p| 2 * node(p, digit)),
                 );
-                for t in targets {
+                for &t in &targets {
                     // Not back onto its own route.
                     let mut up = entries[at].parent;
                     let mut on_route = false;

@@ -30,10 +30,32 @@ fn line_positions(state: &Candidates, digit: u8, rows: bool) -> [u16; 9] {
 
 /// The cells of the lines of a 9-bit mask, of one direction (0 rows, 9 columns).
 fn lines_mask(lines: u16, base: usize) -> u128 {
-    (0..9)
-        .filter(|l| lines >> l & 1 == 1)
-        .fold(0, |set, l| set | UNIT_MASK[base + l])
+    LINE_CELLS[base / 9][usize::from(lines)]
 }
+
+const fn build_line_cells() -> [[u128; 512]; 2] {
+    let mut table = [[0u128; 512]; 2];
+    let mut dir = 0;
+    while dir < 2 {
+        let mut lines = 0;
+        while lines < 512 {
+            let mut l = 0;
+            while l < 9 {
+                if lines >> l & 1 == 1 {
+                    table[dir][lines] |= UNIT_MASK[dir * 9 + l];
+                }
+                l += 1;
+            }
+            lines += 1;
+        }
+        dir += 1;
+    }
+    table
+}
+
+/// [`lines_mask`] for every set of lines, rows then columns: the fish searches ask it in
+/// their innermost loops.
+static LINE_CELLS: [[u128; 512]; 2] = build_line_cells();
 
 fn rated(k: u32, finned: bool) -> (Technique, u16) {
     match (k, finned) {
@@ -106,6 +128,11 @@ pub(crate) fn finned_fish(state: &Candidates, k: u32) -> Option<Step> {
                 }
                 let base_cells = lines_mask(base, base_units) & plane;
                 for cover in subsets_of_size(union, k) {
+                    // The fins' crossing lines must lie in one band or stack of boxes.
+                    let rest = union & !cover;
+                    if rest & !0o7 != 0 && rest & !0o70 != 0 && rest & !0o700 != 0 {
+                        continue;
+                    }
                     let fins = base_cells & !lines_mask(cover, cover_units);
                     let fin_box = box_of(fins.trailing_zeros() as usize);
                     if fins & !UNIT_MASK[18 + fin_box] != 0 {

@@ -32,6 +32,7 @@
 mod als;
 mod candidates;
 mod chains;
+mod dynamic;
 mod fish;
 mod forcing;
 mod intersections;
@@ -93,12 +94,25 @@ const FINDERS: &[(u8, Finder)] = &[
     (30, |s| fish::finned_fish(s, 4)),
     (30, wings::w_wing),
     (30, chains::aic),
-    (31, forcing::forcing_chains),
 ];
 
+/// The work a solve may spend on Nishio, dynamic and nested forcing chains, in
+/// propagation steps of a branch (a rule asked inside a branch counts as many steps as it
+/// roughly costs). Counted, never timed, so that a rating does not depend on the machine:
+/// a solve that spends it ends unsolved, with the hardest rating reached so far.
+pub const DEFAULT_WORK_BUDGET: u64 = 2_000_000;
+
 /// The step SE's rule takes in `state`: the easiest step of the first producer that has
-/// one; `None` when no technique applies or the position is visibly broken.
+/// one; `None` when no technique applies or the position is visibly broken. The forcing
+/// chains may spend up to [`DEFAULT_WORK_BUDGET`].
 pub fn next_step(state: &Candidates) -> Option<Step> {
+    next_step_within(state, &mut DEFAULT_WORK_BUDGET.clone())
+}
+
+/// [`next_step`] with the work the dynamic and nested forcing chains may spend taken
+/// from `work` (see [`DEFAULT_WORK_BUDGET`]); `None` too when the work runs out before
+/// a step is found.
+pub fn next_step_within(state: &Candidates, work: &mut u64) -> Option<Step> {
     if state.is_broken() {
         return None;
     }
@@ -107,7 +121,7 @@ pub fn next_step(state: &Candidates) -> Option<Step> {
     for &(producer, finder) in FINDERS {
         if group != Some(producer) {
             if best.is_some() {
-                break;
+                return best;
             }
             group = Some(producer);
         }
@@ -117,7 +131,23 @@ pub fn next_step(state: &Candidates) -> Option<Step> {
             }
         }
     }
-    best
+    if best.is_some() {
+        return best;
+    }
+    // SE's later producers, in its order: Nishio, static multiple forcing chains, then
+    // dynamic forcing chains nested ever deeper. Work runs out only in the budgeted ones.
+    if let Some(step) = dynamic::nishio(state, work).ok()? {
+        return Some(step);
+    }
+    if let Some(step) = forcing::forcing_chains(state) {
+        return Some(step);
+    }
+    for level in 0..=dynamic::MAX_LEVEL {
+        if let Some(step) = dynamic::dynamic(state, level, work).ok()? {
+            return Some(step);
+        }
+    }
+    None
 }
 
 /// What [`solve_logically`] did.
@@ -136,15 +166,32 @@ pub struct LogicalSolution {
 
 /// Applies the easiest step again and again until the grid is solved, no technique
 /// applies, or `step_budget` steps have been applied.
+/// The forcing chains may spend up to [`DEFAULT_WORK_BUDGET`] over the whole solve.
 ///
 /// # Errors
 /// [`Contradiction`] when the givens clash.
 pub fn solve_logically(grid: &Grid, step_budget: usize) -> Result<LogicalSolution, Contradiction> {
+    solve_logically_within(grid, step_budget, DEFAULT_WORK_BUDGET)
+}
+
+/// [`solve_logically`] with `work_budget` for the forcing chains of the whole solve
+/// instead of [`DEFAULT_WORK_BUDGET`]: the solve stops, unsolved, when it is spent.
+///
+/// # Errors
+/// [`Contradiction`] when the givens clash.
+pub fn solve_logically_within(
+    grid: &Grid,
+    step_budget: usize,
+    work_budget: u64,
+) -> Result<LogicalSolution, Contradiction> {
     let mut state = Candidates::from_grid(grid)?;
     let mut steps = Vec::new();
     let mut hardest = Rating(0);
+    let mut work = work_budget;
     while !state.is_solved() && steps.len() < step_budget {
-        let Some(step) = next_step(&state) else { break };
+        let Some(step) = next_step_within(&state, &mut work) else {
+            break;
+        };
         step.apply(&mut state);
         hardest = hardest.max(step.rating);
         steps.push(step);
@@ -238,6 +285,8 @@ mod tests {
             let mut solved = 0;
             let mut total = 0;
             let mut hardest: BTreeMap<(Rating, &str), usize> = BTreeMap::new();
+            // The hardest technique applied, solved or not: which ones the test exercised.
+            let mut techniques: BTreeMap<&str, usize> = BTreeMap::new();
             for grid in sample(name) {
                 let Ok(Verdict::Unique(answer)) = Solver::default().analyze(&grid) else {
                     panic!("{name}: {grid:?} is not proper");
@@ -245,8 +294,16 @@ mod tests {
                 let answer = answer.cells();
                 let mut state = Candidates::from_grid(&grid).unwrap();
                 let mut worst: Option<Step> = None;
+                // A smaller work budget than a solve's by default, so that a debug run
+                // stays short; it still reaches the dynamic and nested chains on the
+                // hardest sets. `LOGIC_CORPUS_WORK` sets it, to go deeper in release.
+                let mut work = std::env::var("LOGIC_CORPUS_WORK").map_or(1_500_000, |w| {
+                    w.parse().expect("LOGIC_CORPUS_WORK: a number")
+                });
                 for _ in 0..400 {
-                    let Some(step) = next_step(&state) else { break };
+                    let Some(step) = next_step_within(&state, &mut work) else {
+                        break;
+                    };
                     for &(cell, digit) in &step.placements {
                         assert_eq!(answer[cell], digit, "{name}: {step}\n{state:?}");
                     }
@@ -260,6 +317,9 @@ mod tests {
                     }
                 }
                 total += 1;
+                if let Some(w) = &worst {
+                    *techniques.entry(w.technique.name()).or_default() += 1;
+                }
                 if state.is_solved() {
                     solved += 1;
                     let worst =
@@ -269,7 +329,7 @@ mod tests {
                     *hardest.entry((Rating(999), "stuck")).or_default() += 1;
                 }
             }
-            println!("{name}: solved {solved} of {total}");
+            println!("{name}: solved {solved} of {total}; hardest applied {techniques:?}");
             for ((rating, technique), count) in hardest {
                 println!("  {rating} {technique}: {count}");
             }

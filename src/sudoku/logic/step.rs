@@ -160,6 +160,28 @@ techniques! {
     RegionForcingChains => "region_forcing_chains", "Region forcing chains";
     /// What follows from every candidate of a cell (SE 8.3 plus length).
     CellForcingChains => "cell_forcing_chains", "Cell forcing chains";
+    /// A candidate whose truth, followed along its digit, leaves the digit no place in a
+    /// unit (SE's Nishio, 7.5 plus length).
+    NishioForcingChains => "nishio_forcing_chains", "Nishio forcing chains";
+    /// A candidate true (or false) leads, updating the grid as it goes, to a
+    /// contradiction (SE 8.5 plus length).
+    DynamicContradictionForcingChains => "dynamic_contradiction_forcing_chains",
+        "Dynamic contradiction forcing chains";
+    /// What a candidate true and the same candidate false both imply, updating the grid
+    /// as they go (SE 8.5 plus length).
+    DynamicDoubleForcingChains => "dynamic_double_forcing_chains", "Dynamic double forcing chains";
+    /// What every candidate of a cell implies, updating the grid as it goes (SE 8.5 plus
+    /// length).
+    DynamicCellForcingChains => "dynamic_cell_forcing_chains", "Dynamic cell forcing chains";
+    /// What every place of a digit in a unit implies, updating the grid as it goes (SE
+    /// 8.5 plus length).
+    DynamicRegionForcingChains => "dynamic_region_forcing_chains", "Dynamic region forcing chains";
+    /// Dynamic forcing chains whose branches also use intersections, subsets and fish
+    /// (SE's "Dynamic Forcing Chains (+)", 9.0 plus length).
+    DynamicForcingChainsPlus => "dynamic_forcing_chains_plus", "Dynamic forcing chains (+)";
+    /// Dynamic forcing chains whose branches also use chains or forcing chains (SE's
+    /// nested forcing chains, 9.5 plus half a point a level, plus length).
+    NestedForcingChains => "nested_forcing_chains", "Nested forcing chains";
 }
 
 impl fmt::Display for Technique {
