@@ -14,7 +14,7 @@ use sudoku_service::sudoku::generate::{GenerateOptions, generate};
 use sudoku_service::sudoku::grade::{DEFAULT_STEP_BUDGET, Difficulty, grade};
 
 /// (set, puzzles in the sample): the sets of proper puzzles the logic grades to the end, or
-/// (forum_hardest) up to its budget.
+/// (`forum_hardest`) up to its budget.
 const SAMPLES: [(&str, usize); 3] = [
     ("sudoku_exchange_diabolical", 500),
     ("puzzles2_17_clue", 500),

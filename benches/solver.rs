@@ -33,7 +33,7 @@ fn analyze_sets(c: &mut Criterion) {
                     .iter()
                     .filter(|puzzle| solver.analyze(puzzle).is_ok())
                     .count()
-            })
+            });
         });
     }
     group.finish();

@@ -137,6 +137,8 @@ fn grade_set(name: &str, stride: usize, work: u64) {
 }
 
 /// Ranks with ties given their mean rank.
+// Ties are exact: ratings are tenths, so equal ratings are equal floats.
+#[allow(clippy::float_cmp)]
 fn ranks(values: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));

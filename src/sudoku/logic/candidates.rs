@@ -277,6 +277,9 @@ impl Candidates {
     }
 
     /// The filled cells as a grid (open cells empty).
+    ///
+    /// # Panics
+    /// Never: placed digits are kept in 1..=9 by construction.
     pub fn to_grid(&self) -> Grid {
         Grid::from_cells(self.placed).expect("placed digits are 0..=9")
     }

@@ -225,7 +225,7 @@ impl Engine {
                         self.conflict.clone_from(&self.scratch);
                         return Ok(Outcome::Conflict);
                     }
-                    if mask.count_ones() == 1 {
+                    if mask.is_power_of_two() {
                         let last = 2 * node(cell, mask.trailing_zeros() as u8 + 1) + 1;
                         if !self.has(last) {
                             self.offs_of_digits(cell, state.mask(cell) & !mask);

@@ -34,7 +34,7 @@ pub(crate) fn hidden_single(state: &Candidates, in_boxes: bool) -> Option<Step> 
     for unit in units {
         for digit in 1..=9 {
             let places = state.cells_with(digit) & UNIT_MASK[unit];
-            if places.count_ones() == 1 && state.placed_in(unit) & bit(digit) == 0 {
+            if places.is_power_of_two() && state.placed_in(unit) & bit(digit) == 0 {
                 let cell = places.trailing_zeros() as usize;
                 let mut step = Step::new(technique, rating);
                 step.cells.push(cell);
@@ -51,7 +51,7 @@ pub(crate) fn hidden_single(state: &Candidates, in_boxes: bool) -> Option<Step> 
 pub(crate) fn naked_single(state: &Candidates) -> Option<Step> {
     (0..81).find_map(|cell| {
         let mask = state.mask(cell);
-        (mask.count_ones() == 1).then(|| {
+        mask.is_power_of_two().then(|| {
             let mut step = Step::new(Technique::NakedSingle, 23);
             step.cells.push(cell);
             step.placements
@@ -77,7 +77,7 @@ pub(crate) fn created_hidden_single(
         let left = state.cells_with(digit) & !removed;
         for unit in units_of(cell) {
             let places = left & UNIT_MASK[unit];
-            if places.count_ones() == 1 && state.placed_in(unit) & bit(digit) == 0 {
+            if places.is_power_of_two() && state.placed_in(unit) & bit(digit) == 0 {
                 return Some((places.trailing_zeros() as usize, digit));
             }
         }

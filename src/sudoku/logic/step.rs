@@ -54,7 +54,7 @@ macro_rules! techniques {
             /// Every technique, easiest first.
             pub const ALL: &'static [Technique] = &[$(Technique::$variant,)*];
 
-            /// A stable snake_case name, for wire formats and logs.
+            /// A stable `snake_case` name, for wire formats and logs.
             pub fn name(self) -> &'static str {
                 match self {
                     $(Technique::$variant => $name,)*

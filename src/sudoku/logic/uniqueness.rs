@@ -80,7 +80,7 @@ fn rectangle(state: &Candidates, corners: [usize; 4], a: u8, b: u8) -> Option<St
             let extra1 = state.mask(r1) & !pair;
             let extra2 = state.mask(r2) & !pair;
             let mut found = None;
-            if extra1 == extra2 && extra1.count_ones() == 1 {
+            if extra1 == extra2 && extra1.is_power_of_two() {
                 let c = extra1.trailing_zeros() as u8 + 1;
                 let gone = PEERS[r1] & PEERS[r2] & state.cells_with(c);
                 if gone != 0 {

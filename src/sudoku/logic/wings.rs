@@ -27,7 +27,7 @@ pub(crate) fn xy_wing(state: &Candidates) -> Option<Step> {
     for pivot in cells_of(bivalue) {
         let pm = state.mask(pivot);
         let pincers: Vec<usize> = cells_of(PEERS[pivot] & bivalue)
-            .filter(|&p| (state.mask(p) & pm).count_ones() == 1)
+            .filter(|&p| (state.mask(p) & pm).is_power_of_two())
             .collect();
         for (i, &a) in pincers.iter().enumerate() {
             for &b in &pincers[i + 1..] {
