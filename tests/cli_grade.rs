@@ -208,32 +208,5 @@ fn a_missing_file_or_a_bad_flag_is_a_usage_error() {
 }
 
 /// A file in the system temp folder, removed when dropped.
-mod tempfile_path {
-    use std::path::{Path, PathBuf};
-
-    pub(crate) struct TempFile(PathBuf);
-
-    impl TempFile {
-        pub(crate) fn with_contents(contents: &str) -> TempFile {
-            use std::sync::atomic::{AtomicUsize, Ordering};
-            static NEXT: AtomicUsize = AtomicUsize::new(0);
-            let path = std::env::temp_dir().join(format!(
-                "sudoku-cli-grade-test-{}-{}.txt",
-                std::process::id(),
-                NEXT.fetch_add(1, Ordering::Relaxed)
-            ));
-            std::fs::write(&path, contents).unwrap();
-            TempFile(path)
-        }
-
-        pub(crate) fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for TempFile {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
-        }
-    }
-}
+#[path = "support/temp_file.rs"]
+mod tempfile_path;
