@@ -2,21 +2,17 @@
 //! on any number of threads, exit codes, bad arguments.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 use sudoku_service::sudoku::{Difficulty, Grid, Solver, Symmetry, Verdict, grade};
 
-fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{binary, text};
 
 fn run(args: &[&str]) -> Output {
     binary().args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
 }
 
 fn records(output: &Output) -> Vec<Value> {

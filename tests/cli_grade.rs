@@ -1,44 +1,16 @@
 //! The `grade` command as a real process: files, stdin, unusable lines, JSON Lines, order
 //! across threads, exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
 use serde_json::Value;
 use sudoku_service::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
-/// Valid givens, no solution: row 0 must end in 9, but column 8 holds a 9.
-const DEAD_END: &str =
-    "12345678........................................................................9";
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{DEAD_END, binary, run_with_stdin, text};
 
 /// A puzzle whose hardest step is a BUG+1 (SE 5.6), in the middle of the hard band.
 const HARD: &str =
     ".9...81...........874....6.6.93..814......97.4...5...6.....9...9.3724.....2.8...3";
-
-fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
-}
-
-fn run_with_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = binary()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Fed from another thread: the child writes answers while it still reads.
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_owned();
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap().unwrap();
-    output
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 /// A comment, the classic puzzle (easy), an empty grid (many solutions), a line that is no
 /// puzzle, one with no solution, the hard puzzle, and a blank line.

@@ -1,51 +1,19 @@
 //! The `solve` command as a real process: files, stdin, malformed lines, JSON Lines, exit codes.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use sudoku_service::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
-/// Valid givens, no solution: row 0 must end in 9, but column 8 holds a 9.
-const DEAD_END: &str =
-    "12345678........................................................................9";
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{DEAD_END, binary, run_with_stdin, spawn, text};
 
 /// A sparse board (13 givens) with several solutions: tens of milliseconds to prove it in a
 /// release build (more in debug).
 const SLOW: &str =
     "....8.....18..9..............6.9.....4....8.....62............3.5..........9.....";
-
-fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
-}
-
-/// The binary started with `args`, all three standard streams piped.
-fn spawn(args: &[&str]) -> Child {
-    binary()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-fn run_with_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = spawn(args);
-    // Feed stdin from another thread: the child writes answers while it still reads, and
-    // both pipes filling up at once would deadlock.
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_owned();
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap().unwrap();
-    output
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 fn puzzle_file() -> tempfile_path::TempFile {
     let empty = ".".repeat(81);
