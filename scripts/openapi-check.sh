@@ -37,7 +37,8 @@ failed=0
 t_start=$SECONDS
 declare -a summary=()
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/openapi-check.XXXXXX")"
-SERVER_PID=""
+# shellcheck source=lib/server.sh
+source "$ROOT/scripts/lib/server.sh"
 
 log() { printf '[openapi-check] %s\n' "$*" >&2; }
 pass() { passed=$((passed + 1)); summary+=("PASS  $*"); printf 'PASS  %s\n' "$*"; }
@@ -45,13 +46,7 @@ fail() { failed=$((failed + 1)); summary+=("FAIL  $*"); printf 'FAIL  %s\n' "$*"
 
 finish() {
     local rc=$?
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        # Give it a moment to drain, then make sure it is gone.
-        for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    stop_release_server
     if [ "$failed" -gt 0 ] && [ -s "$WORK/server.log" ]; then
         log "server log (last 20 lines):"
         tail -n 20 "$WORK/server.log" >&2 || true
@@ -73,27 +68,7 @@ trap 'exit 130' INT TERM
 
 # --- tools --------------------------------------------------------------------
 t=$SECONDS
-PY="$VENV/bin/python"
-stamp="$VENV/.requirements.sha256"
-want="$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)"
-if [ ! -x "$PY" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    command -v python3 >/dev/null || { fail "tools: python3 is not installed"; exit 1; }
-    log "installing $(grep -v '^#' "$REQUIREMENTS" | xargs) into $VENV"
-    if ! python3 -m venv "$VENV" 2>"$WORK/venv.err"; then
-        # Debian's python3 lacks ensurepip until python3-venv is installed.
-        if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-            apt-get install -y -q python3-venv >/dev/null 2>&1 ||
-                { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q python3-venv >/dev/null; }
-            python3 -m venv "$VENV"
-        else
-            cat "$WORK/venv.err" >&2
-            fail "tools: python3 -m venv failed"
-            exit 1
-        fi
-    fi
-    "$PY" -m pip install -q --disable-pip-version-check -r "$REQUIREMENTS"
-    echo "$want" >"$stamp"
-fi
+ensure_venv "$VENV" "$REQUIREMENTS" || { fail "tools: installing $REQUIREMENTS"; exit 1; }
 pass "tools: schemathesis $("$VENV/bin/schemathesis" --version | awk '{print $NF}'), openapi-spec-validator ready ($((SECONDS - t)) s)"
 
 # --- lint ---------------------------------------------------------------------
@@ -128,34 +103,14 @@ if [ "${OPENAPI_SKIP_FUZZ:-0}" = 1 ]; then
     exit 0
 fi
 
-# --- build --------------------------------------------------------------------
+# --- build and server -----------------------------------------------------------
 t=$SECONDS
-if ! (cd "$ROOT" && cargo build --release --quiet --bin sudoku-service); then
-    fail "build: cargo build --release"
+if ! start_release_server "$ROOT" "$WORK/server.log"; then
+    fail "build and server: ${SERVER_BIN:-cargo build --release} (log above)"
     exit 1
 fi
-TARGET_DIR="$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps |
-    "$PY" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-BIN="$TARGET_DIR/release/sudoku-service"
-[ -x "$BIN" ] || { fail "build: no binary at $BIN"; exit 1; }
-pass "build: $BIN ($((SECONDS - t)) s)"
-
-# --- server -------------------------------------------------------------------
-PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-URL="http://127.0.0.1:$PORT"
-RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --listen "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-up=0
-for _ in $(seq 1 100); do
-    if curl -fsS --max-time 1 "$URL/healthz" >/dev/null 2>&1; then up=1; break; fi
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.1
-done
-if [ "$up" != 1 ]; then
-    fail "server: no answer on $URL/healthz within 10 s"
-    exit 1
-fi
-pass "server: up on $URL (pid $SERVER_PID)"
+URL="$SERVER_URL"
+pass "build and server: $SERVER_BIN up on $URL (pid $SERVER_PID, $((SECONDS - t)) s)"
 
 if curl -fsS --max-time 5 "$URL/openapi.yaml" | cmp -s - "$SPEC"; then
     pass "server: GET /openapi.yaml serves this openapi.yaml"
