@@ -7,29 +7,34 @@
 //! which names the technique and its conclusions: never a panic.
 
 use super::{Message, MessageKey, Param};
-use crate::sudoku::hint::Hint;
+use crate::sudoku::Grid;
+use crate::sudoku::hint::{Hint, PencilMarks, position};
 use crate::sudoku::logic::{
     Candidates, CellSet, Step, Technique, UNIT_MASK, UNITS, bit, digits_of, units_of,
 };
 
-/// The message of `hint`, found in `position` (the one [`crate::sudoku::hint::position`]
-/// gives for the board and marks the hint was asked with).
-pub fn describe(hint: &Hint, position: &Candidates) -> Message {
+/// The message of `hint`, asked for `board` with the player's `marks` (as given to
+/// [`crate::sudoku::hint`]).
+pub fn describe(hint: &Hint, board: &Grid, marks: Option<&PencilMarks>) -> Message {
+    let cell_only = |key, cell: usize| Message::new(key, vec![("cell", Param::Cell(cell))]);
     match hint {
         Hint::Solved => Message::new(MessageKey::Solved, Vec::new()),
-        Hint::WrongDigit { cell } => {
-            Message::new(MessageKey::WrongDigit, vec![("cell", Param::Cell(*cell))])
-        }
+        Hint::WrongDigit { cell } => cell_only(MessageKey::WrongDigit, *cell),
         Hint::WrongPencilMarks { cell } => {
-            // The position has the player's marks applied: none left is all crossed out.
-            let key = if position.digit(*cell) == 0 && position.mask(*cell) == 0 {
+            // Not one candidate left once the player's marks are applied: all crossed out.
+            let emptied = position(board, marks)
+                .is_some_and(|state| state.digit(*cell) == 0 && state.mask(*cell) == 0);
+            let key = if emptied {
                 MessageKey::NoPencilMarks
             } else {
                 MessageKey::WrongPencilMarks
             };
-            Message::new(key, vec![("cell", Param::Cell(*cell))])
+            cell_only(key, *cell)
         }
-        Hint::Step(step) => describe_step(step, position),
+        Hint::Step(step) => match position(board, marks) {
+            Some(state) => describe_step(step, &state),
+            None => generic(step),
+        },
         Hint::Stuck {
             reveal: (cell, digit),
         } => Message::new(
@@ -45,6 +50,22 @@ pub fn describe(hint: &Hint, position: &Candidates) -> Message {
 /// The message of `step`, found in `position` (before it is applied).
 pub fn describe_step(step: &Step, position: &Candidates) -> Message {
     sentence(step, position).unwrap_or_else(|| generic(step))
+}
+
+/// The message of every step of a path from `board`, each found in the position the
+/// steps before it leave; empty when the board's filled cells clash (no path starts there).
+pub fn describe_path(board: &Grid, steps: &[Step]) -> Vec<Message> {
+    let Ok(mut state) = Candidates::from_grid(board) else {
+        return Vec::new();
+    };
+    steps
+        .iter()
+        .map(|step| {
+            let message = describe_step(step, &state);
+            step.apply(&mut state);
+            message
+        })
+        .collect()
 }
 
 fn generic(step: &Step) -> Message {
@@ -511,8 +532,8 @@ mod tests {
     use super::super::{Language, render};
     use super::*;
     use crate::puzzle_sets::{PROPER, spread};
+    use crate::sudoku::CLASSIC_PUZZLE;
     use crate::sudoku::logic::{ALL_DIGITS, next_step};
-    use crate::sudoku::{CLASSIC_PUZZLE, Grid};
     use std::collections::BTreeMap;
 
     fn state(line: &str) -> Candidates {
@@ -697,15 +718,19 @@ mod tests {
 
     #[test]
     fn wrong_marks_tell_an_emptied_cell_apart() {
-        let s = state(CLASSIC_PUZZLE);
-        let mut emptied = s.clone();
-        for digit in 1..=9 {
-            emptied.eliminate(2, digit);
-        }
+        let board = Grid::from_line(CLASSIC_PUZZLE).unwrap();
+        let mut marks = [ALL_DIGITS; 81];
+        // r1c3 may hold 1, 2 or 4 (4 in the solution): marks of 1 alone lack the 4.
+        marks[2] = bit(1);
         let hint = Hint::WrongPencilMarks { cell: 2 };
-        assert_eq!(describe(&hint, &s).key, MessageKey::WrongPencilMarks);
-        assert_eq!(describe(&hint, &emptied).key, MessageKey::NoPencilMarks);
-        let text = render(&describe(&hint, &emptied), Language::English);
+        assert_eq!(
+            describe(&hint, &board, Some(&marks)).key,
+            MessageKey::WrongPencilMarks
+        );
+        marks[2] = 0;
+        let message = describe(&hint, &board, Some(&marks));
+        assert_eq!(message.key, MessageKey::NoPencilMarks);
+        let text = render(&message, Language::English);
         assert!(text.contains("r1c3"), "{text}");
     }
 }

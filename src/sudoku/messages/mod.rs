@@ -1,7 +1,7 @@
 //! Explanations in words a player understands, ready for translation.
 //!
 //! Every sentence is a [`Message`]: a [`MessageKey`] and named [`Param`]s, built from a
-//! hint or a step by [`describe`] and [`describe_step`]. [`render`] writes it in one
+//! hint, a step or a path by [`describe`], [`describe_step`] and [`describe_path`]. [`render`] writes it in one
 //! [`Language`] from that language's table of templates (`"In {unit}, the {digit} can only
 //! go in {cell}."`), so a translation is one more table and no code. Parameters are typed,
 //! not pre-written text: a unit, a list of cells or a chain is written by the language's
@@ -15,7 +15,7 @@ mod build;
 mod de;
 mod en;
 
-pub use build::{describe, describe_step};
+pub use build::{describe, describe_path, describe_step};
 
 use super::logic::Technique;
 
