@@ -1,5 +1,5 @@
 //! Hints (`sudoku::hint::hint`: the uniqueness check against the givens, the player's
-//! marks, the next logical step), one thread, over positions along the logical paths of
+//! marks, the next logical step; then its English sentence, as `/hint` answers), one thread, over positions along the logical paths of
 //! `sudoku_exchange_diabolical` puzzles. The per-hint distribution (p50, p99, max, against
 //! the 5 ms target) is printed by `examples/hint_timing.rs`; this bench follows the
 //! throughput of the same work from change to change.
@@ -14,6 +14,7 @@ use sudoku_service::puzzle_sets;
 use sudoku_service::sudoku::Grid;
 use sudoku_service::sudoku::hint::{PencilMarks, hint};
 use sudoku_service::sudoku::logic::{Candidates, next_step};
+use sudoku_service::sudoku::messages::{Language, describe, render};
 
 /// Puzzles of the sample, and the stride of the positions taken along each path.
 const PUZZLES: usize = 40;
@@ -59,10 +60,12 @@ fn hints(c: &mut Criterion) {
                 b.iter(|| {
                     positions
                         .iter()
-                        .filter(|(puzzle, board, marks)| {
-                            hint(board, Some(puzzle), with_marks.then_some(marks)).is_ok()
+                        .map(|(puzzle, board, marks)| {
+                            let marks = with_marks.then_some(marks);
+                            let answer = hint(board, Some(puzzle), marks).expect("a proper puzzle");
+                            render(&describe(&answer, board, marks), Language::English).len()
                         })
-                        .count()
+                        .sum::<usize>()
                 });
             },
         );

@@ -1,5 +1,6 @@
 //! Time of one hint, as `POST /hint` computes it (the uniqueness check against the givens,
-//! the player's marks, the next logical step), over positions of puzzle files, one thread.
+//! the player's marks, the next logical step, its English sentence), over positions of
+//! puzzle files, one thread.
 //!
 //! `cargo run --release --example hint_timing -- [-n ROUNDS] FILE...` takes
 //! `HINT_TIMING_PUZZLES` puzzles spread over each file (default 300) and, for each, the
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 use sudoku_service::sudoku::Grid;
 use sudoku_service::sudoku::hint::{Hint, PencilMarks, hint};
 use sudoku_service::sudoku::logic::{Candidates, next_step};
+use sudoku_service::sudoku::messages::{Language, describe, render};
 
 mod common;
 
@@ -81,11 +83,14 @@ fn main() {
             .flat_map(|puzzle| positions(puzzle, every))
             .collect();
         for with_marks in [false, true] {
+            // What the pool's task does for `/hint`: the hint, then its sentence.
             let ask = |p: &Position| {
                 let marks = with_marks.then_some(&p.marks);
-                hint(&p.board, Some(&p.puzzle), marks).expect("a proper puzzle")
+                let answer = hint(&p.board, Some(&p.puzzle), marks).expect("a proper puzzle");
+                let sentence = render(&describe(&answer, &p.board, marks), Language::English);
+                (answer, sentence)
             };
-            let answers: Vec<Hint> = sample.iter().map(ask).collect();
+            let answers: Vec<Hint> = sample.iter().map(|p| ask(p).0).collect();
             let mut best = vec![Duration::MAX; sample.len()];
             for _ in 0..rounds {
                 for (position, best) in sample.iter().zip(&mut best) {
