@@ -563,7 +563,7 @@ mod tests {
             ),
             _ => format!(
                 "In {unit_text}, the {digit} can only go in {cell_text}: every other cell of \
-                 {unit_text} is filled or cannot hold a {digit}."
+                 {unit_text} is filled or cannot hold it."
             ),
         };
         assert_eq!(english(&step, &s), expected);
