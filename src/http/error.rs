@@ -48,6 +48,10 @@ pub enum ApiError {
     /// one); the answer named, as in "grading needs exactly one".
     #[error("the puzzle has more than one solution; {0} needs exactly one")]
     MultipleSolutions(&'static str),
+    /// `/hint`: the board does not keep the puzzle's givens (one is changed or erased);
+    /// the error points at the board's cell.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    GivensChanged(Vec<BoardError>),
     /// The generator found no puzzle of the difficulty asked for within its deadline or
     /// attempts; another try (without a seed, or with another one) may find one.
     #[error("{0}; retry without a seed (or with another one), or ask for another difficulty")]
@@ -84,9 +88,9 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoSolution(_) | ApiError::MultipleSolutions(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::NoSolution(_)
+            | ApiError::MultipleSolutions(_)
+            | ApiError::GivensChanged(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
             | ApiError::Overloaded
@@ -109,6 +113,7 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::NoSolution(_) => "no_solution",
             ApiError::MultipleSolutions(_) => "multiple_solutions",
+            ApiError::GivensChanged(_) => "givens_changed",
             ApiError::SearchLimit(_) | ApiError::GenerateLimit(_) => "search_limit",
             ApiError::Overloaded => "overloaded",
             ApiError::Timeout(_) => "timeout",
@@ -129,7 +134,9 @@ impl ApiError {
             detail: self.to_string(),
             code,
             errors: match self {
-                ApiError::InvalidBoard(errors) => Some(errors.clone()),
+                ApiError::InvalidBoard(errors) | ApiError::GivensChanged(errors) => {
+                    Some(errors.clone())
+                }
                 _ => None,
             },
             conflicts: match self {
