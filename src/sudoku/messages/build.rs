@@ -14,7 +14,7 @@ use crate::sudoku::logic::{
 };
 
 /// The message of `hint`, asked for `board` with the player's `marks` (as given to
-/// [`crate::sudoku::hint`]).
+/// [`mod@crate::sudoku::hint`]).
 pub fn describe(hint: &Hint, board: &Grid, marks: Option<&PencilMarks>) -> Message {
     let cell_only = |key, cell: usize| Message::new(key, vec![("cell", Param::Cell(cell))]);
     match hint {
