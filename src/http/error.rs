@@ -24,7 +24,8 @@ pub enum ApiError {
     /// The board itself is malformed; each error points at a row or cell.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     InvalidBoard(Vec<BoardError>),
-    /// A query parameter is unknown, repeated, or has a value it cannot take.
+    /// A query parameter (or a body field such as `/explain`'s `max_steps`) is unknown,
+    /// repeated, or has a value it cannot take.
     #[error("{0}")]
     InvalidParameter(ParameterError),
     /// The body is not declared as JSON.
@@ -42,10 +43,15 @@ pub enum ApiError {
     /// The puzzle has no solution; `conflicts` lists clashing givens, if any.
     #[error("the puzzle has no solution")]
     NoSolution(Vec<ConflictBody>),
-    /// The puzzle has more than one solution, and the answer needs exactly one (grading:
-    /// a person's path and the uniqueness techniques both assume one).
-    #[error("the puzzle has more than one solution; grading needs exactly one")]
-    MultipleSolutions,
+    /// The puzzle has more than one solution, and the answer needs exactly one (a grade, a
+    /// hint or an explanation: a person's path and the uniqueness techniques both assume
+    /// one); the answer named, as in "grading needs exactly one".
+    #[error("the puzzle has more than one solution; {0} needs exactly one")]
+    MultipleSolutions(&'static str),
+    /// `/hint`: the board does not keep the puzzle's givens (one is changed or erased);
+    /// the error points at the board's cell.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    GivensChanged(Vec<BoardError>),
     /// The generator found no puzzle of the difficulty asked for within its deadline or
     /// attempts; another try (without a seed, or with another one) may find one.
     #[error("{0}; retry without a seed (or with another one), or ask for another difficulty")]
@@ -82,9 +88,9 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoSolution(_) | ApiError::MultipleSolutions => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::NoSolution(_)
+            | ApiError::MultipleSolutions(_)
+            | ApiError::GivensChanged(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
             | ApiError::Overloaded
@@ -106,7 +112,8 @@ impl ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::NoSolution(_) => "no_solution",
-            ApiError::MultipleSolutions => "multiple_solutions",
+            ApiError::MultipleSolutions(_) => "multiple_solutions",
+            ApiError::GivensChanged(_) => "givens_changed",
             ApiError::SearchLimit(_) | ApiError::GenerateLimit(_) => "search_limit",
             ApiError::Overloaded => "overloaded",
             ApiError::Timeout(_) => "timeout",
@@ -127,7 +134,9 @@ impl ApiError {
             detail: self.to_string(),
             code,
             errors: match self {
-                ApiError::InvalidBoard(errors) => Some(errors.clone()),
+                ApiError::InvalidBoard(errors) | ApiError::GivensChanged(errors) => {
+                    Some(errors.clone())
+                }
                 _ => None,
             },
             conflicts: match self {

@@ -12,14 +12,18 @@ use axum::response::{IntoResponse, Response};
 use super::error::ApiError;
 use super::extract::{JsonBody, QueryPairs};
 use super::generator::{Generator, draw_seed};
+use super::language::{AcceptLanguage, ContentLanguage};
 use super::pool::SolverPool;
 use super::readiness::Readiness;
 use super::state::Limits;
 use super::wire::{
-    BatchRequest, BatchResponse, BatchResult, Board, BoardRequest, GenerateQuery, GenerateResponse,
-    GradeResponse, MAX_BATCH_BOARDS, SolveResponse, StatusBody, ValidateResponse, conflict_bodies,
+    BatchRequest, BatchResponse, BatchResult, Board, BoardRequest, ExplainRequest, ExplainResponse,
+    GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, MAX_BATCH_BOARDS,
+    SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
+    read_max_steps,
 };
-use crate::sudoku::{GradeError, Verdict, find_conflicts};
+use crate::sudoku::messages::render;
+use crate::sudoku::{GradeError, HintError, Verdict, find_conflicts};
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -103,8 +107,62 @@ pub(super) async fn grade(
         Err(GradeError::NoSolution) => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(
             &board.grid,
         )))),
-        Err(GradeError::MultipleSolutions) => Err(ApiError::MultipleSolutions),
+        Err(GradeError::MultipleSolutions) => Err(ApiError::MultipleSolutions("grading")),
         Err(GradeError::SearchLimit(exhausted)) => Err(exhausted.into()),
+    }
+}
+
+/// `POST /hint`: the next thing the player should know, in the language asked for; 422
+/// unless the puzzle has exactly one solution.
+pub(super) async fn hint(
+    State(pool): State<Arc<SolverPool>>,
+    AcceptLanguage(language): AcceptLanguage,
+    JsonBody(request): JsonBody<HintRequest>,
+) -> Result<(ContentLanguage, Json<StepBody>), ApiError> {
+    let input = request.read().map_err(ApiError::InvalidBoard)?;
+    let givens = input.givens.map(|givens| givens.grid);
+    let answer = pool.hint(input.board.grid, givens, input.marks).await?;
+    let (hint, message) = answer.map_err(|error| hint_problem(error, &input, "a hint"))?;
+    let body = StepBody::of_hint(&hint, render(&message, language));
+    Ok((ContentLanguage(language), Json(body)))
+}
+
+/// `POST /explain`: the whole logical path, in the language asked for; 422 unless the
+/// puzzle has exactly one solution.
+pub(super) async fn explain(
+    State(pool): State<Arc<SolverPool>>,
+    State(limits): State<Limits>,
+    AcceptLanguage(language): AcceptLanguage,
+    JsonBody(request): JsonBody<ExplainRequest>,
+) -> Result<(ContentLanguage, Json<ExplainResponse>), ApiError> {
+    let board = Board::from_json(&request.board, "/board")?;
+    let max_steps = read_max_steps(request.max_steps.as_ref(), limits.grade_steps)?;
+    let input = HintInput {
+        board,
+        givens: None,
+        marks: None,
+    };
+    let (explanation, messages) = pool
+        .explain(board.grid, max_steps)
+        .await?
+        .map_err(|error| hint_problem(error, &input, "an explanation"))?;
+    let sentences = messages.iter().map(|m| render(m, language)).collect();
+    Ok((
+        ContentLanguage(language),
+        Json(ExplainResponse::new(&explanation, sentences)),
+    ))
+}
+
+/// The problem of a hint or an explanation that cannot be given (`what` names it).
+fn hint_problem(error: HintError, input: &HintInput, what: &'static str) -> ApiError {
+    match error {
+        HintError::Conflict(conflicts) => ApiError::NoSolution(conflict_bodies(&conflicts)),
+        HintError::NoSolution => ApiError::NoSolution(Vec::new()),
+        HintError::MultipleSolutions => ApiError::MultipleSolutions(what),
+        HintError::GivenChanged { cell } => {
+            ApiError::GivensChanged(vec![given_changed(input, cell)])
+        }
+        HintError::SearchLimit(exhausted) => exhausted.into(),
     }
 }
 

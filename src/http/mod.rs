@@ -2,7 +2,8 @@
 //!
 //! Dependencies between the files point one way (none imports this file's items):
 //! - [`wire`]: the bodies, on [`crate::sudoku`] only;
-//! - [`metrics`], [`readiness`] and [`page`] (the playground): on nothing here;
+//! - [`metrics`], [`readiness`], [`language`] (`Accept-Language`) and [`page`] (the
+//!   playground): on nothing here;
 //! - [`pool`]: the solver slots, on `metrics`;
 //! - [`generator`]: `/generate`'s puzzles and their stock, on `pool`, `readiness` and
 //!   `wire`;
@@ -17,6 +18,7 @@ pub mod error;
 pub mod extract;
 pub mod generator;
 mod handler;
+pub mod language;
 mod layer;
 pub mod metrics;
 pub mod page;
@@ -57,6 +59,8 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/validate", post(handler::validate))
         .route("/grade", post(handler::grade))
+        .route("/hint", post(handler::hint))
+        .route("/explain", post(handler::explain))
         .route("/generate", get(handler::generate))
         .route("/healthz", get(handler::healthz))
         .route("/readyz", get(handler::readyz))
@@ -90,12 +94,13 @@ pub fn router(state: AppState) -> Router {
 #[cfg(test)]
 mod tests {
     /// Every file of the HTTP layer, by module path, with its source.
-    const FILES: [(&str, &str); 17] = [
+    const FILES: [(&str, &str); 19] = [
         ("http", include_str!("mod.rs")),
         ("http::error", include_str!("error.rs")),
         ("http::extract", include_str!("extract.rs")),
         ("http::generator", include_str!("generator.rs")),
         ("http::handler", include_str!("handler.rs")),
+        ("http::language", include_str!("language.rs")),
         ("http::layer", include_str!("layer.rs")),
         ("http::metrics", include_str!("metrics.rs")),
         ("http::page", include_str!("page/mod.rs")),
@@ -107,6 +112,7 @@ mod tests {
         ("http::wire::conflict", include_str!("wire/conflict.rs")),
         ("http::wire::generate", include_str!("wire/generate.rs")),
         ("http::wire::grade", include_str!("wire/grade.rs")),
+        ("http::wire::hint", include_str!("wire/hint.rs")),
         ("http::wire::problem", include_str!("wire/problem.rs")),
     ];
 

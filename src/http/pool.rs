@@ -16,9 +16,12 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::metrics::Metrics;
 use crate::sudoku::grade::grade_with;
+use crate::sudoku::hint::{explain_with, hint_with};
+use crate::sudoku::logic::DEFAULT_WORK_BUDGET;
+use crate::sudoku::messages::{Message, describe, describe_path};
 use crate::sudoku::{
-    BudgetExhausted, GenerateError, GenerateOptions, Generated, Grade, GradeError, Grid, Report,
-    Solver, Verdict, generate,
+    BudgetExhausted, Explanation, GenerateError, GenerateOptions, Generated, Grade, GradeError,
+    Grid, Hint, HintError, PencilMarks, Report, Solver, Verdict, generate,
 };
 
 /// Guesses a solve may make on an async worker before it moves to the blocking pool.
@@ -131,6 +134,44 @@ impl SolverPool {
     ) -> Result<Result<Grade, GradeError>, PoolError> {
         self.run(move |solver| grade_with(solver, &grid, step_budget))
             .await
+    }
+
+    /// The hint for a player's board in a slot, with its message: solutions counted with the
+    /// pool's solver, the forcing chains bounded by [`DEFAULT_WORK_BUDGET`].
+    ///
+    /// # Errors
+    /// As for [`SolverPool::run`].
+    pub async fn hint(
+        &self,
+        board: Grid,
+        givens: Option<Grid>,
+        marks: Option<PencilMarks>,
+    ) -> Result<Result<(Hint, Message), HintError>, PoolError> {
+        self.run(move |solver| {
+            let mut work = DEFAULT_WORK_BUDGET;
+            let hint = hint_with(solver, &board, givens.as_ref(), marks.as_ref(), &mut work)?;
+            let message = describe(&hint, &board, marks.as_ref());
+            Ok((hint, message))
+        })
+        .await
+    }
+
+    /// A puzzle's logical path in a slot, at most `max_steps` steps, with a message per
+    /// step.
+    ///
+    /// # Errors
+    /// As for [`SolverPool::run`].
+    pub async fn explain(
+        &self,
+        board: Grid,
+        max_steps: usize,
+    ) -> Result<Result<(Explanation, Vec<Message>), HintError>, PoolError> {
+        self.run(move |solver| {
+            let explanation = explain_with(solver, &board, max_steps)?;
+            let messages = describe_path(&board, &explanation.steps);
+            Ok((explanation, messages))
+        })
+        .await
     }
 
     /// Generates a puzzle in a slot, making no attempt after the first once `deadline` has

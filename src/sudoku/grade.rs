@@ -28,7 +28,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::logic::{Candidates, Rating, Technique, next_step};
+use super::logic::{Candidates, Rating, Step, Technique, next_step};
 use super::{BudgetExhausted, Grid, Solver, Verdict};
 
 /// Steps [`grade`] applies at most unless told otherwise. Every step places a digit or
@@ -216,7 +216,17 @@ pub fn grade_with(solver: &Solver, grid: &Grid, step_budget: usize) -> Result<Gr
 /// Grades a grid known to have exactly one solution (the generator's, which has just
 /// proved it).
 pub(crate) fn grade_unique(grid: &Grid, step_budget: usize) -> Grade {
-    match run_logic(grid, step_budget, None) {
+    grade_unique_with_path(grid, step_budget, None)
+}
+
+/// [`grade_unique`], and the steps it applied pushed onto `path` in order when one is
+/// given: the explanation of a grade is the grader's own path, never a second run.
+pub(crate) fn grade_unique_with_path(
+    grid: &Grid,
+    step_budget: usize,
+    path: Option<&mut Vec<Step>>,
+) -> Grade {
+    match run_logic(grid, step_budget, None, path) {
         Logic::Finished(grade) => grade,
         // No ceiling was given, so none was passed.
         Logic::AboveCeiling => unreachable!("no ceiling"),
@@ -228,7 +238,7 @@ pub(crate) fn grade_unique(grid: &Grid, step_budget: usize) -> Grade {
 /// than a whole [`grade`] for a puzzle that is too hard.
 pub(crate) fn solves_within(grid: &Grid, ceiling: Rating, step_budget: usize) -> bool {
     matches!(
-        run_logic(grid, step_budget, Some(ceiling)),
+        run_logic(grid, step_budget, Some(ceiling), None),
         Logic::Finished(Grade {
             solved_by_logic: true,
             ..
@@ -245,8 +255,13 @@ enum Logic {
 /// The driver of [`crate::sudoku::logic::solve_logically`] ([`next_step`] each time, until
 /// solved, stuck or out of steps), with a ceiling and a tally of the techniques. Since
 /// the rating is the hardest step taken, a step above the ceiling settles that the
-/// puzzle rates above it.
-fn run_logic(grid: &Grid, step_budget: usize, ceiling: Option<Rating>) -> Logic {
+/// puzzle rates above it. The steps applied go onto `path` when one is given.
+fn run_logic(
+    grid: &Grid,
+    step_budget: usize,
+    ceiling: Option<Rating>,
+    mut path: Option<&mut Vec<Step>>,
+) -> Logic {
     let Ok(mut state) = Candidates::from_grid(grid) else {
         // A grid with exactly one solution has no clashing givens.
         return Logic::Finished(Grade {
@@ -287,6 +302,9 @@ fn run_logic(grid: &Grid, step_budget: usize, ceiling: Option<Rating>) -> Logic 
                     count: 1,
                 });
             }
+        }
+        if let Some(path) = path.as_deref_mut() {
+            path.push(step);
         }
     }
     let solved = state.is_solved();

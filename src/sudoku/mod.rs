@@ -1,10 +1,12 @@
-//! The pure core: grids, validation, the search, the logical solver, grading and
-//! generation. No I/O, no async, no wire formats, no clock.
+//! The pure core: grids, validation, the search, the logical solver, grading, generation,
+//! and hints with their explanations in words. No I/O, no async, no wire formats, no clock.
 
 pub mod generate;
 pub mod grade;
 mod grid;
+pub mod hint;
 pub mod logic;
+pub mod messages;
 mod report;
 mod solver;
 mod validate;
@@ -17,6 +19,7 @@ pub use grid::{
     CELLS, CLASSIC_PUZZLE, CLASSIC_SOLUTION, Grid, ParseError, cell_value, is_blank_or_comment,
     puzzle_lines,
 };
+pub use hint::{Explanation, Hint, HintError, PencilMarks, explain, hint};
 pub use report::Report;
 pub use solver::{BudgetExhausted, Count, DEFAULT_GUESS_BUDGET, SolveError, Solver, Verdict};
 pub use validate::{Conflict, Unit, find_conflicts, is_solved, is_valid};

@@ -7,18 +7,24 @@
 //! - [`conflict`]: clashing givens.
 //! - [`grade`]: the answer of `/grade`.
 //! - [`generate`]: the query parameters and the answer of `/generate`.
+//! - [`hint`]: the requests of `/hint` and `/explain`, and the step shape they answer.
 //! - [`problem`]: the problem body of every error.
 
 pub mod board;
 pub mod conflict;
 pub mod generate;
 pub mod grade;
+pub mod hint;
 pub mod problem;
 
 pub use board::{Board, BoardError, BoardFormat};
 pub use conflict::{CellRef, ConflictBody, conflict_bodies};
 pub use generate::{GenerateQuery, GenerateResponse, ParameterError};
 pub use grade::{GradeResponse, TechniqueBody};
+pub use hint::{
+    ExplainRequest, ExplainResponse, HintInput, HintRequest, StepBody, given_changed,
+    read_max_steps,
+};
 pub use problem::Problem;
 
 use serde::{Deserialize, Serialize};
