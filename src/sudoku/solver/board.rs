@@ -1,6 +1,7 @@
 //! The band board and its propagation: the masks of the module comment's "Representation",
 //! and the rules of its "Updating the masks".
 
+use super::lanes;
 use super::tables::{
     BAND, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, pattern, single_rows,
     stack_pattern,
@@ -124,18 +125,15 @@ impl Board {
 
     /// Runs the band rules until no band changes.
     ///
-    /// Each pass first gathers the changed bands into a bitmask, without a branch, then
-    /// updates those. Testing each band in turn (`if cands != seen { update }`, with a copy
+    /// Each pass first gathers the changed bands into a bitmask, without a branch and four
+    /// bands at a time ([`lanes::changed`]), then updates those. Testing each band in turn (`if cands != seen { update }`, with a copy
     /// of `update` per band) cost a mispredicted branch for nearly every band updated, most
     /// of the engine's mispredictions: the mask runs a few more instructions but mispredicts
     /// far less, and is faster (BENCHMARKS.md, "What paid off").
     #[inline(always)]
     fn update_bands(&mut self) -> Result<(), Contradiction> {
         loop {
-            let mut dirty = 0u32;
-            for i in 0..27 {
-                dirty |= u32::from(self.cands[i] != self.seen[i]) << i;
-            }
+            let mut dirty = lanes::changed(&self.cands, &self.seen);
             if dirty == 0 {
                 return Ok(());
             }
@@ -150,21 +148,18 @@ impl Board {
     /// Places every naked single; true when it placed any.
     fn place_naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut placed_any = false;
+        // Counted for the three bands at once, before any placement: a single placed in one
+        // band changes the others only where the next round looks again.
+        let [ones, twos, _] = lanes::candidate_counts(&self.cands);
         for band in 0..3 {
             let unsolved = self.unsolved[band];
             if unsolved == 0 {
                 continue;
             }
-            let (mut ones, mut twos) = (0u32, 0u32);
-            for d in 0..9 {
-                let mask = self.cands[3 * d + band];
-                twos |= ones & mask;
-                ones |= mask;
-            }
-            if unsolved & !ones != 0 {
+            if unsolved & !ones[band] != 0 {
                 return Err(Contradiction);
             }
-            let singles = unsolved & !twos;
+            let singles = unsolved & !twos[band];
             if singles == 0 {
                 continue;
             }
