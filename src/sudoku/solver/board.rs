@@ -17,6 +17,23 @@ pub(super) enum Rules {
     Light,
 }
 
+/// For band index `i` (`3 * digit + band`): its band, and the indices of the digit's other
+/// two bands; a lookup where the arithmetic took three divisions by three per update.
+static SIBLINGS: [[u8; 3]; 27] = {
+    let mut table = [[0u8; 3]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let (digit_bands, band) = (i - i % 3, i % 3);
+        table[i] = [
+            band as u8,
+            (digit_bands + (band + 1) % 3) as u8,
+            (digit_bands + (band + 2) % 3) as u8,
+        ];
+        i += 1;
+    }
+    table
+};
+
 /// The signal that a board has a contradiction; zero-sized so the hot path formats nothing.
 pub(super) struct Contradiction;
 
@@ -99,8 +116,7 @@ impl Board {
     /// Shrinks band `i` (digit `i / 3`, band `i % 3`) and places its row singles.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
-        let band = i % 3;
-        let digit_bands = i - band;
+        let [band, next, last] = SIBLINGS[i].map(usize::from);
         let mut mask = self.cands[i];
         mask &= KEEP[pattern(mask)];
         if mask == 0 {
@@ -110,8 +126,8 @@ impl Board {
         let (singles, single_columns) = single_rows(mask);
         let spread = single_columns * ROWS_OF_COLUMN;
         mask &= !spread | singles;
-        self.cands[digit_bands + (band + 1) % 3] &= !spread;
-        self.cands[digit_bands + (band + 2) % 3] &= !spread;
+        self.cands[next] &= !spread;
+        self.cands[last] &= !spread;
         // Cleared whether or not any cell was placed: a branch here was mispredicted so
         // often that nine needless and-nots are cheaper (BENCHMARKS.md, "What paid off").
         let placed = singles & self.unsolved[band];
