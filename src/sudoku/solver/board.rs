@@ -3,8 +3,8 @@
 
 use super::lanes;
 use super::tables::{
-    BAND, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, pattern, single_rows,
-    stack_pattern,
+    BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, pattern,
+    single_rows, stack_pattern,
 };
 use crate::sudoku::grid::{CELLS, Grid};
 
@@ -104,7 +104,7 @@ impl Board {
         for d in 0..9 {
             self.cands[3 * d + band] &= !bit;
         }
-        let column = ROWS_OF_COLUMN << (pos % 9);
+        let column = COLUMN_OF[pos];
         for b in 0..3 {
             self.cands[3 * digit + b] &= !column;
         }

@@ -4,7 +4,7 @@
 use super::board::{Board, Rules};
 use super::lanes;
 use super::tables::{
-    CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns, pattern,
+    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns, pattern,
     permutation_matrix, stack_pattern,
 };
 
@@ -61,7 +61,7 @@ impl Board {
             while cells != 0 {
                 let pos = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                let column = ROWS_OF_COLUMN << (pos % 9);
+                let column = COLUMN_OF[pos];
                 // One 64-bit count instead of three (the baseline x86-64 target has no
                 // popcnt instruction, so each count is a dozen instructions): the peers in
                 // the band in the low half, the column's cells in the other two bands above.
