@@ -58,8 +58,10 @@ pub async fn serve_with_admin(
     config: &Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let state = AppState::try_new(config)
+    let mut state = AppState::try_new(config)
         .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?;
+    // Whatever the configuration said, the metrics go where the admin listener is.
+    state.metrics_on_public_port = admin.is_none();
     let readiness = std::sync::Arc::clone(&state.readiness);
     let head_timeout = state.limits.request_timeout.max(Duration::from_secs(1));
     let background = Background::start(&state.gate);

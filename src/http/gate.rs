@@ -127,7 +127,7 @@ impl Gate {
         }
         let presented = presented_key(request.headers());
         if let Some(label) = presented.and_then(|key| self.keys.label_of(key)) {
-            tracing::Span::current().record("client", &*label);
+            tracing::Span::current().record("client", tracing::field::display(&label));
             return Ok(ClientKey::Label(label));
         }
         // A refused key costs its address a unit, so keys cannot be guessed at full speed.
