@@ -37,8 +37,8 @@ pub const DEFAULT_GENERATE_STOCK: usize = 2;
 pub const DEFAULT_RATE_LIMIT: u32 = 0;
 /// Seconds in which a client's whole quota comes back.
 pub const DEFAULT_RATE_LIMIT_WINDOW_SECS: u64 = 60;
-/// Clients the limiter holds apart; beyond them new clients share one bucket. At about 100
-/// bytes each, 100,000 clients hold some 10 MB.
+/// Clients the limiter holds apart; beyond them new clients share one bucket. 100,000 of
+/// them took 4.4 MB in `tests/security_flood.rs` (a million, without the cap, 66 MB).
 pub const DEFAULT_RATE_LIMIT_CLIENTS: usize = 100_000;
 
 /// How log lines are written.

@@ -120,25 +120,43 @@ async fn the_limit_trips_exactly_at_the_quota_and_a_unit_comes_back_after_one_re
             format!("\"per-client\";r={};t={}", 10 - spent, 6 * spent),
             "solve {spent}"
         );
-        assert_eq!(header(&answer, "ratelimit-policy"), "\"per-client\";q=10;w=60");
+        assert_eq!(
+            header(&answer, "ratelimit-policy"),
+            "\"per-client\";q=10;w=60"
+        );
     }
     let refused = solve(&app, &[]).await;
     refused.assert_problem(429, "rate_limited", "the 11th solve");
-    assert_eq!(header(&refused, "retry-after"), "6", "one refill is 60 s / 10");
+    assert_eq!(
+        header(&refused, "retry-after"),
+        "6",
+        "one refill is 60 s / 10"
+    );
     assert_eq!(header(&refused, "ratelimit"), "\"per-client\";r=0;t=60");
-    assert_eq!(header(&refused, "ratelimit-policy"), "\"per-client\";q=10;w=60");
+    assert_eq!(
+        header(&refused, "ratelimit-policy"),
+        "\"per-client\";q=10;w=60"
+    );
     tokio::time::advance(Duration::from_millis(5_999)).await;
     let early = solve(&app, &[]).await;
     early.assert_problem(429, "rate_limited", "1 ms before the unit is back");
     assert_eq!(header(&early, "retry-after"), "1", "1 ms rounds up to 1 s");
     tokio::time::advance(Duration::from_millis(1)).await;
-    assert_eq!(solve(&app, &[]).await.status, 200, "the unit is back at 6 s");
+    assert_eq!(
+        solve(&app, &[]).await.status,
+        200,
+        "the unit is back at 6 s"
+    );
     solve(&app, &[])
         .await
         .assert_problem(429, "rate_limited", "and only one unit");
     let metrics = send(&app, Method::GET, "/metrics", &[], None).await;
     assert!(
-        metrics.body.as_str().unwrap().contains("rate_limited_rejections_total 3"),
+        metrics
+            .body
+            .as_str()
+            .unwrap()
+            .contains("rate_limited_rejections_total 3"),
         "{}",
         metrics.body
     );
@@ -159,10 +177,20 @@ async fn a_batch_costs_one_unit_per_board_and_one_larger_than_the_quota_never_pa
     assert_eq!(header(&seven, "ratelimit"), "\"per-client\";r=6;t=24");
     let eleven = send(&app, Method::POST, "/solve/batch", &[], Some(&batch(11))).await;
     eleven.assert_problem(429, "rate_limited", "11 boards, a quota of 10");
-    assert!(eleven.headers.get("retry-after").is_none(), "it can never pass");
+    assert!(
+        eleven.headers.get("retry-after").is_none(),
+        "it can never pass"
+    );
     assert!(eleven.body["detail"].as_str().unwrap().contains("never"));
     // A body that is not a batch costs one unit; the handler refuses it as before.
-    let broken = send(&app, Method::POST, "/solve/batch", &[], Some(&json!({ "b": 1 }))).await;
+    let broken = send(
+        &app,
+        Method::POST,
+        "/solve/batch",
+        &[],
+        Some(&json!({ "b": 1 })),
+    )
+    .await;
     broken.assert_problem(400, "invalid_board", "not a batch");
     assert_eq!(header(&broken, "ratelimit"), "\"per-client\";r=5;t=30");
     let six = send(&app, Method::POST, "/solve/batch", &[], Some(&batch(5))).await;
@@ -177,10 +205,20 @@ async fn other_solver_routes_cost_ten_units_and_open_paths_cost_nothing() {
         for _ in 0..20 {
             let answer = send(&app, Method::GET, path, &[], None).await;
             assert_eq!(answer.status, 200, "{path}");
-            assert!(answer.headers.get("ratelimit").is_none(), "{path} is not limited");
+            assert!(
+                answer.headers.get("ratelimit").is_none(),
+                "{path} is not limited"
+            );
         }
     }
-    let grade = send(&app, Method::POST, "/grade", &[], Some(&json!({ "board": PUZZLE }))).await;
+    let grade = send(
+        &app,
+        Method::POST,
+        "/grade",
+        &[],
+        Some(&json!({ "board": PUZZLE })),
+    )
+    .await;
     assert_eq!(grade.status, 200, "{:?}", grade.body);
     assert_eq!(header(&grade, "ratelimit"), "\"per-client\";r=0;t=60");
     solve(&app, &[])
@@ -208,7 +246,11 @@ async fn clients_are_told_apart_by_address_and_forwarding_headers_count_only_fro
     assert_eq!(solve(&first, &[]).await.status, 200);
     assert_eq!(solve(&second, &[]).await.status, 200, "another address");
     let forged = solve(&first, &[("x-forwarded-for", "198.51.100.7")]).await;
-    forged.assert_problem(429, "rate_limited", "a forwarding header from an untrusted peer");
+    forged.assert_problem(
+        429,
+        "rate_limited",
+        "a forwarding header from an untrusted peer",
+    );
 
     let proxy = from_peer(&state, "10.1.2.3:5000");
     for client in ["198.51.100.1", "198.51.100.2"] {
@@ -279,11 +321,20 @@ async fn keys_are_taken_in_both_header_forms_and_their_absence_is_a_401() {
     send(&app, Method::GET, "/metrics", &[], None)
         .await
         .assert_problem(401, "unauthorized", "/metrics on the public port");
-    let metrics = send(&app, Method::GET, "/metrics", &[("x-api-key", BETA_KEY)], None).await;
+    let metrics = send(
+        &app,
+        Method::GET,
+        "/metrics",
+        &[("x-api-key", BETA_KEY)],
+        None,
+    )
+    .await;
     let text = metrics.body.as_str().unwrap();
     assert!(text.contains("unauthorized_rejections_total 5"), "{text}");
     assert!(
-        !text.contains(ALPHA_KEY) && !text.contains(BETA_KEY) && !text.contains(&hash_hex(BETA_KEY)),
+        !text.contains(ALPHA_KEY)
+            && !text.contains(BETA_KEY)
+            && !text.contains(&hash_hex(BETA_KEY)),
         "a key in the metrics"
     );
 }
@@ -368,11 +419,18 @@ async fn logs_carry_a_keys_label_and_never_the_key() {
         assert_eq!(solve(&app, &[("authorization", &wrong)]).await.status, 401);
     })
     .await;
-    let done: Vec<&str> = logs.lines().filter(|l| l.contains("request done")).collect();
+    let done: Vec<&str> = logs
+        .lines()
+        .filter(|l| l.contains("request done"))
+        .collect();
     assert_eq!(done.len(), 3, "one line per request:\n{logs}");
     assert!(done[0].contains("client=alpha"), "{}", done[0]);
     assert!(done[1].contains("client=beta"), "{}", done[1]);
-    assert!(!done[2].contains("client="), "no label for a wrong key: {}", done[2]);
+    assert!(
+        !done[2].contains("client="),
+        "no label for a wrong key: {}",
+        done[2]
+    );
     for secret in [ALPHA_KEY, BETA_KEY, &hash_hex(BETA_KEY)] {
         assert!(!logs.contains(secret), "a key in the logs:\n{logs}");
     }
@@ -390,12 +448,31 @@ async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
     let alpha = format!("Bearer {ALPHA_KEY}");
     let board = json!({ "board": PUZZLE });
     let answers = [
-        ("a solve", send(&open, Method::POST, "/solve", &[], Some(&board)).await, 200),
-        ("a 404", send(&open, Method::GET, "/nope", &[], None).await, 404),
-        ("a 405", send(&open, Method::GET, "/solve", &[], None).await, 405),
+        (
+            "a solve",
+            send(&open, Method::POST, "/solve", &[], Some(&board)).await,
+            200,
+        ),
+        (
+            "a 404",
+            send(&open, Method::GET, "/nope", &[], None).await,
+            404,
+        ),
+        (
+            "a 405",
+            send(&open, Method::GET, "/solve", &[], None).await,
+            405,
+        ),
         (
             "a 415",
-            send(&open, Method::POST, "/solve", &[("content-type", "text/plain")], None).await,
+            send(
+                &open,
+                Method::POST,
+                "/solve",
+                &[("content-type", "text/plain")],
+                None,
+            )
+            .await,
             415,
         ),
         (
@@ -413,29 +490,66 @@ async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
             .await,
             200,
         ),
-        ("the metrics", send(&open, Method::GET, "/metrics", &[], None).await, 200),
-        ("the spec", send(&open, Method::GET, "/openapi.yaml", &[], None).await, 200),
-        ("a 401", send(&keyed, Method::POST, "/solve", &[], Some(&board)).await, 401),
+        (
+            "the metrics",
+            send(&open, Method::GET, "/metrics", &[], None).await,
+            200,
+        ),
+        (
+            "the spec",
+            send(&open, Method::GET, "/openapi.yaml", &[], None).await,
+            200,
+        ),
+        (
+            "a 401",
+            send(&keyed, Method::POST, "/solve", &[], Some(&board)).await,
+            401,
+        ),
         (
             "a 200 with a key",
-            send(&keyed, Method::POST, "/solve", &[("authorization", &alpha)], Some(&board)).await,
+            send(
+                &keyed,
+                Method::POST,
+                "/solve",
+                &[("authorization", &alpha)],
+                Some(&board),
+            )
+            .await,
             200,
         ),
         (
             "a 429",
-            send(&keyed, Method::POST, "/solve", &[("authorization", &alpha)], Some(&board)).await,
+            send(
+                &keyed,
+                Method::POST,
+                "/solve",
+                &[("authorization", &alpha)],
+                Some(&board),
+            )
+            .await,
             429,
         ),
     ];
     for (case, answer, status) in &answers {
         assert_eq!(answer.status, *status, "{case}: {:?}", answer.body);
-        assert_eq!(header(answer, "x-content-type-options"), "nosniff", "{case}");
+        assert_eq!(
+            header(answer, "x-content-type-options"),
+            "nosniff",
+            "{case}"
+        );
         assert_eq!(header(answer, "content-security-policy"), API_CSP, "{case}");
-        assert!(answer.headers.get("server").is_none(), "{case}: a Server banner");
+        assert!(
+            answer.headers.get("server").is_none(),
+            "{case}: a Server banner"
+        );
     }
     for path in page::paths() {
         let answer = send(&open, Method::GET, path, &[], None).await;
-        assert_eq!(header(&answer, "x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(
+            header(&answer, "x-content-type-options"),
+            "nosniff",
+            "{path}"
+        );
         assert_eq!(
             header(&answer, "content-security-policy"),
             page::CONTENT_SECURITY_POLICY,
@@ -452,7 +566,12 @@ async fn cors_takes_keys_as_headers_and_never_allows_credentials() {
     });
     for (case, app, origin, allowed) in [
         ("any origin", app(), "https://example.com", "*"),
-        ("a listed origin", listed, "https://app.example", "https://app.example"),
+        (
+            "a listed origin",
+            listed,
+            "https://app.example",
+            "https://app.example",
+        ),
     ] {
         let preflight = send(
             &app,
@@ -461,13 +580,20 @@ async fn cors_takes_keys_as_headers_and_never_allows_credentials() {
             &[
                 ("origin", origin),
                 ("access-control-request-method", "POST"),
-                ("access-control-request-headers", "authorization, x-api-key, content-type"),
+                (
+                    "access-control-request-headers",
+                    "authorization, x-api-key, content-type",
+                ),
                 ("cookie", "session=1"),
             ],
             None,
         )
         .await;
-        assert_eq!(header(&preflight, "access-control-allow-origin"), allowed, "{case}");
+        assert_eq!(
+            header(&preflight, "access-control-allow-origin"),
+            allowed,
+            "{case}"
+        );
         let allow_headers = header(&preflight, "access-control-allow-headers").to_lowercase();
         for needed in ["authorization", "x-api-key", "content-type"] {
             assert!(allow_headers.contains(needed), "{case}: {allow_headers}");
@@ -481,12 +607,20 @@ async fn cors_takes_keys_as_headers_and_never_allows_credentials() {
         )
         .await;
         let exposed = header(&simple, "access-control-expose-headers").to_lowercase();
-        for readable in ["retry-after", "ratelimit", "ratelimit-policy", "www-authenticate"] {
+        for readable in [
+            "retry-after",
+            "ratelimit",
+            "ratelimit-policy",
+            "www-authenticate",
+        ] {
             assert!(exposed.contains(readable), "{case}: {exposed}");
         }
         for answer in [&preflight, &simple] {
             assert!(
-                answer.headers.get("access-control-allow-credentials").is_none(),
+                answer
+                    .headers
+                    .get("access-control-allow-credentials")
+                    .is_none(),
                 "{case}: credentials allowed"
             );
         }
@@ -503,7 +637,11 @@ fn client_from(source: &str) -> reqwest::Client {
         .unwrap()
 }
 
-async fn post_solve(client: &reqwest::Client, server: &TestServer, board: &str) -> reqwest::Response {
+async fn post_solve(
+    client: &reqwest::Client,
+    server: &TestServer,
+    board: &str,
+) -> reqwest::Response {
     client
         .post(server.url("/solve"))
         .json(&json!({ "board": board }))
@@ -533,7 +671,10 @@ async fn the_real_server_limits_each_peer_address_and_answers_429_with_its_heade
     assert_eq!(headers["ratelimit-policy"], "\"per-client\";q=3;w=3600");
     assert_eq!(headers["ratelimit"], "\"per-client\";r=0;t=3600");
     let retry_after: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
-    assert!((1199..=1200).contains(&retry_after), "Retry-After {retry_after}");
+    assert!(
+        (1199..=1200).contains(&retry_after),
+        "Retry-After {retry_after}"
+    );
     assert!(headers.get("server").is_none(), "a Server banner");
     assert_eq!(headers["x-content-type-options"], "nosniff");
     let body: Value = refused.json().await.unwrap();
@@ -622,7 +763,10 @@ async fn a_flood_from_one_client_does_not_stop_another_clients_solves() {
         "without a rate limit ({:?}): flooding client A {flood:?}; client B {other:?}",
         started.elapsed()
     );
-    assert!(flood.overloaded > 0, "the flood fills the slot and the line");
+    assert!(
+        flood.overloaded > 0,
+        "the flood fills the slot and the line"
+    );
     let started = Instant::now();
     let (flood, other) = flood_beside_a_client(Config {
         rate_limit: 3,
@@ -638,7 +782,10 @@ async fn a_flood_from_one_client_does_not_stop_another_clients_solves() {
     // a place: what the limit is for.
     assert_eq!(flood.solved, 3, "A gets its quota through the gate");
     assert_eq!(flood.rate_limited, 117, "and no more");
-    assert_eq!(other.solved, 3, "every one of B's solves is answered: {other:?}");
+    assert_eq!(
+        other.solved, 3,
+        "every one of B's solves is answered: {other:?}"
+    );
     assert!(flood.other.is_empty() && other.other.is_empty());
 }
 
@@ -668,9 +815,17 @@ async fn keys_work_over_real_sockets_in_both_header_forms() {
         .await
         .unwrap();
     assert_eq!(api_key.status(), 200);
-    let none = client.post(server.url("/solve")).json(&board).send().await.unwrap();
+    let none = client
+        .post(server.url("/solve"))
+        .json(&board)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(none.status(), 401);
-    assert_eq!(none.headers()["www-authenticate"], "Bearer realm=\"sudoku-service\"");
+    assert_eq!(
+        none.headers()["www-authenticate"],
+        "Bearer realm=\"sudoku-service\""
+    );
     let health = client.get(server.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 200, "probes need no key");
     server.shutdown().await.unwrap();
@@ -698,7 +853,11 @@ async fn the_admin_address_serves_metrics_and_probes_while_the_public_one_does_n
         assert_eq!(on_public.status(), 200, "{probe} on the public address");
     }
     let public_metrics = client.get(server.url("/metrics")).send().await.unwrap();
-    assert_eq!(public_metrics.status(), 404, "no metrics on the public address");
+    assert_eq!(
+        public_metrics.status(),
+        404,
+        "no metrics on the public address"
+    );
     let body: Value = public_metrics.json().await.unwrap();
     assert_eq!(body["code"], "not_found");
     let api_on_admin = client
@@ -723,7 +882,10 @@ fn a_keys_file_that_cannot_be_taken_stops_the_server_from_starting() {
     .err()
     .expect("refused");
     let message = error.to_string();
-    assert!(message.contains("line 1") && !message.contains("short"), "{message}");
+    assert!(
+        message.contains("line 1") && !message.contains("short"),
+        "{message}"
+    );
     bad = TempFile::with_contents("# nothing but a comment\n");
     let empty = AppState::try_new(&Config {
         api_keys_file: Some(bad.path().to_owned()),
