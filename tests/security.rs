@@ -115,6 +115,7 @@ async fn the_limit_trips_exactly_at_the_quota_and_a_unit_comes_back_after_one_re
     for spent in 1..=10 {
         let answer = solve(&app, &[]).await;
         assert_eq!(answer.status, 200, "solve {spent}: {:?}", answer.body);
+        assert_eq!(answer.body["solution"], SOLUTION, "solve {spent}");
         assert_eq!(
             header(&answer, "ratelimit"),
             format!("\"per-client\";r={};t={}", 10 - spent, 6 * spent),
