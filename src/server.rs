@@ -62,6 +62,17 @@ pub async fn serve_with_admin(
         .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?;
     // Whatever the configuration said, the metrics go where the admin listener is.
     state.metrics_on_public_port = admin.is_none();
+    if state.gate.keys().is_on() {
+        tracing::info!(keys = state.gate.keys().len(), "API keys required");
+    }
+    if let Some(quota) = config.rate_limit_quota() {
+        tracing::info!(
+            quota,
+            window_s = config.rate_limit_window,
+            trusted_proxies = config.trusted_proxies.len(),
+            "per-client rate limit on"
+        );
+    }
     let readiness = std::sync::Arc::clone(&state.readiness);
     let head_timeout = state.limits.request_timeout.max(Duration::from_secs(1));
     let background = Background::start(&state.gate);

@@ -47,6 +47,17 @@ fn keys_file() -> TempFile {
     ))
 }
 
+/// The state of a server with this file's keys on and `config`'s other settings; the
+/// keys file lives as long as the file returned beside it.
+fn with_keys(config: Config) -> (TempFile, AppState) {
+    let file = keys_file();
+    let state = AppState::new(&Config {
+        api_keys_file: Some(file.path().to_owned()),
+        ..config
+    });
+    (file, state)
+}
+
 /// A quota of `quota` units per `window` seconds for each client.
 fn limited(quota: u32, window: u64) -> Config {
     Config {
@@ -277,11 +288,7 @@ async fn clients_are_told_apart_by_address_and_forwarding_headers_count_only_fro
 
 #[tokio::test]
 async fn keys_are_taken_in_both_header_forms_and_their_absence_is_a_401() {
-    let file = keys_file();
-    let state = AppState::new(&Config {
-        api_keys_file: Some(file.path().to_owned()),
-        ..Config::default()
-    });
+    let (_file, state) = with_keys(Config::default());
     let app = from_peer(&state, "192.0.2.1:4000");
     let alpha = format!("Bearer {ALPHA_KEY}");
     let alpha_lower = format!("bearer {ALPHA_KEY}");
@@ -342,11 +349,7 @@ async fn keys_are_taken_in_both_header_forms_and_their_absence_is_a_401() {
 
 #[tokio::test(start_paused = true)]
 async fn a_key_is_its_own_client_and_wrong_keys_spend_their_address() {
-    let file = keys_file();
-    let state = AppState::new(&Config {
-        api_keys_file: Some(file.path().to_owned()),
-        ..limited(3, 3600)
-    });
+    let (_file, state) = with_keys(limited(3, 3600));
     let app = from_peer(&state, "192.0.2.1:4000");
     let elsewhere = from_peer(&state, "198.51.100.9:4000");
     let alpha = format!("Bearer {ALPHA_KEY}");
@@ -406,11 +409,7 @@ async fn captured_logs<F: std::future::Future<Output = ()>>(work: F) -> String {
 
 #[tokio::test]
 async fn logs_carry_a_keys_label_and_never_the_key() {
-    let file = keys_file();
-    let state = AppState::new(&Config {
-        api_keys_file: Some(file.path().to_owned()),
-        ..limited(100, 60)
-    });
+    let (_file, state) = with_keys(limited(100, 60));
     let app = from_peer(&state, "192.0.2.1:4000");
     let alpha = format!("Bearer {ALPHA_KEY}");
     let logs = captured_logs(async {
@@ -439,106 +438,45 @@ async fn logs_carry_a_keys_label_and_never_the_key() {
 
 #[tokio::test]
 async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
-    let file = keys_file();
-    let keyed = AppState::new(&Config {
-        api_keys_file: Some(file.path().to_owned()),
-        ..limited(1, 3600)
-    });
+    let (_file, keyed) = with_keys(limited(1, 3600));
     let keyed = from_peer(&keyed, "192.0.2.1:4000");
     let open = app();
     let alpha = format!("Bearer {ALPHA_KEY}");
     let board = json!({ "board": PUZZLE });
-    let answers = [
-        (
-            "a solve",
-            send(&open, Method::POST, "/solve", &[], Some(&board)).await,
-            200,
-        ),
-        (
-            "a 404",
-            send(&open, Method::GET, "/nope", &[], None).await,
-            404,
-        ),
-        (
-            "a 405",
-            send(&open, Method::GET, "/solve", &[], None).await,
-            405,
-        ),
-        (
-            "a 415",
-            send(
-                &open,
-                Method::POST,
-                "/solve",
-                &[("content-type", "text/plain")],
-                None,
-            )
-            .await,
-            415,
-        ),
-        (
-            "a preflight",
-            send(
-                &open,
-                Method::OPTIONS,
-                "/solve",
-                &[
-                    ("origin", "https://example.com"),
-                    ("access-control-request-method", "POST"),
-                ],
-                None,
-            )
-            .await,
-            200,
-        ),
-        (
-            "the metrics",
-            send(&open, Method::GET, "/metrics", &[], None).await,
-            200,
-        ),
-        (
-            "the spec",
-            send(&open, Method::GET, "/openapi.yaml", &[], None).await,
-            200,
-        ),
-        (
-            "a 401",
-            send(&keyed, Method::POST, "/solve", &[], Some(&board)).await,
-            401,
-        ),
-        (
-            "a 200 with a key",
-            send(
-                &keyed,
-                Method::POST,
-                "/solve",
-                &[("authorization", &alpha)],
-                Some(&board),
-            )
-            .await,
-            200,
-        ),
-        (
-            "a 429",
-            send(
-                &keyed,
-                Method::POST,
-                "/solve",
-                &[("authorization", &alpha)],
-                Some(&board),
-            )
-            .await,
-            429,
-        ),
+    let (none, text): (&[(&str, &str)], &[(&str, &str)]) = (&[], &[("content-type", "text/plain")]);
+    let preflight = [
+        ("origin", "https://example.com"),
+        ("access-control-request-method", "POST"),
     ];
-    for (case, answer, status) in &answers {
-        assert_eq!(answer.status, *status, "{case}: {:?}", answer.body);
+    let with_key = [("authorization", alpha.as_str())];
+    let (get, post) = (Method::GET, Method::POST);
+    // A table: one answer a line.
+    #[rustfmt::skip]
+    let cases = [
+        ("a solve", &open, post.clone(), "/solve", none, Some(&board), 200),
+        ("a 404", &open, get.clone(), "/nope", none, None, 404),
+        ("a 405", &open, get.clone(), "/solve", none, None, 405),
+        ("a 415", &open, post.clone(), "/solve", text, None, 415),
+        ("a preflight", &open, Method::OPTIONS, "/solve", &preflight, None, 200),
+        ("the metrics", &open, get.clone(), "/metrics", none, None, 200),
+        ("the spec", &open, get, "/openapi.yaml", none, None, 200),
+        ("a 401", &keyed, post.clone(), "/solve", none, Some(&board), 401),
+        ("a 200 with a key", &keyed, post.clone(), "/solve", &with_key, Some(&board), 200),
+        ("a 429", &keyed, post, "/solve", &with_key, Some(&board), 429),
+    ];
+    for (case, app, method, path, headers, body, status) in cases {
+        let answer = send(app, method, path, headers, body).await;
+        assert_eq!(answer.status, status, "{case}: {:?}", answer.body);
         assert_eq!(
-            header(answer, "x-content-type-options"),
+            header(&answer, "x-content-type-options"),
             "nosniff",
             "{case}"
         );
-        assert_eq!(header(answer, "content-security-policy"), API_CSP, "{case}");
+        assert_eq!(
+            header(&answer, "content-security-policy"),
+            API_CSP,
+            "{case}"
+        );
         assert!(
             answer.headers.get("server").is_none(),
             "{case}: a Server banner"
