@@ -37,6 +37,9 @@ use temp_file::TempFile;
 const ALPHA_KEY: &str = "alpha-key-0123456789abcdef";
 const BETA_KEY: &str = "beta-key-0123456789abcdef";
 
+/// Request headers, as name and value.
+type Headers<'a> = &'a [(&'a str, &'a str)];
+
 /// The CSP of every answer but the page's.
 const API_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
 
@@ -443,7 +446,8 @@ async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
     let open = app();
     let alpha = format!("Bearer {ALPHA_KEY}");
     let board = json!({ "board": PUZZLE });
-    let (none, text): (&[(&str, &str)], &[(&str, &str)]) = (&[], &[("content-type", "text/plain")]);
+    let none: Headers = &[];
+    let text: Headers = &[("content-type", "text/plain")];
     let preflight = [
         ("origin", "https://example.com"),
         ("access-control-request-method", "POST"),
