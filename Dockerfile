@@ -5,6 +5,17 @@
 #   docker build -t sudoku-service .
 #   docker run --rm -p 8080:8080 sudoku-service
 #
+# Facing the internet, keep /metrics off the public port with the admin
+# address, published on loopback only, and turn on keys and limits as needed
+# (README, "Exposing it publicly"):
+#
+#   docker run --rm -p 8080:8080 -p 127.0.0.1:9090:9090 \
+#     -e SUDOKU_ADMIN_LISTEN=0.0.0.0:9090 \
+#     -e SUDOKU_API_KEYS_FILE=/keys/api-keys -v "$PWD/keys:/keys:ro" \
+#     -e SUDOKU_RATE_LIMIT=600 sudoku-service
+#
+# The HEALTHCHECK probes the public port's /healthz, which stays open.
+#
 # The build stage compiles for the platform it runs on (x86_64 or aarch64
 # glibc, read from `rustc -vV`) with the C runtime linked in statically, so the
 # final image needs no libc, no shell and no package manager.
@@ -54,7 +65,8 @@ COPY --from=build /out/sudoku-service /sudoku-service
 USER 65532:65532
 ENV PORT=8080 \
     RUST_LOG=info
-EXPOSE 8080
+# 8080: the API; 9090: the admin address when SUDOKU_ADMIN_LISTEN names it.
+EXPOSE 8080 9090
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["/sudoku-service", "healthcheck"]
 ENTRYPOINT ["/sudoku-service"]

@@ -21,7 +21,8 @@ node --version
 (cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 
 cargo build --release --locked
-BIN=$PWD/target/release/sudoku-service
+# The build folder may be elsewhere (CARGO_TARGET_DIR), as cargo itself allows.
+BIN=${CARGO_TARGET_DIR:-$PWD/target}/release/sudoku-service
 
 PORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => {
     console.log(s.address().port); s.close(); });')

@@ -34,7 +34,8 @@ trap finish EXIT
 trap 'exit 130' INT TERM
 
 ensure_venv "$VENV" "$ROOT/scripts/requirements-hodoku.txt"
-start_release_server "$ROOT" "$WORK/server.log"
+build_release "$ROOT"
+start_release_server "$WORK/server.log"
 echo "[hodoku-check] server up on $SERVER_URL (pid $SERVER_PID)" >&2
 # shellcheck disable=SC2086 # HODOKU_ARGS is a list of words
 "$VENV/bin/python" "$ROOT/scripts/hodoku-oracle.py" "$SERVER_URL" ${HODOKU_ARGS:-}

@@ -37,8 +37,9 @@ echo "[k8s-validate] kubernetes-validate $(kubernetes-validate --version 2>&1 | 
 run kubernetes-validate --strict "${manifests[@]}"
 run kubernetes-validate --strict --kubernetes-version "$MIN_VERSION" "${manifests[@]}"
 
-# kustomization.yaml must list exactly the manifests that are here, and each
-# document must carry the app label the selectors use.
+# kustomization.yaml must list exactly the manifests that are here, each
+# document must carry the app label the selectors use, and the Deployment's
+# scrape annotation and probes must point at the admin port it listens on.
 run python3 - "$DIR" "${manifests[@]}" <<'PY'
 import os, sys, yaml
 d, manifests = sys.argv[1], sys.argv[2:]
@@ -56,7 +57,25 @@ for m in manifests:
             if labels.get("app.kubernetes.io/name") != "sudoku-service":
                 print(f"ERROR {m}: {doc.get('kind')} lacks label app.kubernetes.io/name=sudoku-service")
                 ok = False
-print("INFO kustomization.yaml lists every manifest" if ok else "ERROR kustomization check failed")
+            if doc.get("kind") != "Deployment":
+                continue
+            # Metrics and probes go to the admin port the server is told to listen on.
+            pod = doc["spec"]["template"]
+            container = pod["spec"]["containers"][0]
+            ports = {p["name"]: p["containerPort"] for p in container.get("ports", [])}
+            env = {e["name"]: e.get("value") for e in container.get("env", [])}
+            admin = env.get("SUDOKU_ADMIN_LISTEN") or ""
+            scrape = (pod["metadata"].get("annotations") or {}).get("prometheus.io/port")
+            probes = [container.get(p, {}).get("httpGet", {}).get("port")
+                      for p in ("startupProbe", "livenessProbe", "readinessProbe")]
+            if not admin.endswith(f":{ports.get('admin')}") or scrape != str(ports.get("admin")):
+                print(f"ERROR {m}: SUDOKU_ADMIN_LISTEN {admin!r}, port admin {ports.get('admin')}"
+                      f" and the scrape port {scrape!r} disagree")
+                ok = False
+            if any(port != "admin" for port in probes):
+                print(f"ERROR {m}: probes on {probes}, not the admin port")
+                ok = False
+print("INFO kustomization.yaml lists every manifest; metrics and probes on the admin port" if ok else "ERROR kustomization check failed")
 sys.exit(0 if ok else 1)
 PY
 

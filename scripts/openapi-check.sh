@@ -10,7 +10,10 @@
 #   4. starts the server on a free 127.0.0.1 port (killed on exit), waits for
 #      /healthz, and checks that GET /openapi.yaml serves this very file;
 #   5. runs schemathesis with every check against it (examples, coverage and
-#      fuzzing phases) and fails on any failure.
+#      fuzzing phases) and fails on any failure;
+#   6. starts it again with API keys on (a fresh key in a keys file) and a rate
+#      limit far above the run's requests, checks that a request without a key
+#      gets 401, and runs schemathesis again with the key sent (-H).
 #
 # Environment:
 #   OPENAPI_MAX_EXAMPLES  test cases per operation in the fuzzing phase (default 150)
@@ -20,7 +23,7 @@
 #   OPENAPI_SKIP_REDOCLY=1  skip the Redocly lint
 #   OPENAPI_SKIP_FUZZ=1   lint only: no build, no server, no schemathesis
 #   OPENAPI_VENV          the virtualenv to use (default ~/.cache/sudoku-service-openapi-venv)
-#   OPENAPI_REPORT_DIR    also write a JUnit report there
+#   OPENAPI_REPORT_DIR    also write JUnit reports there (one folder per run)
 #
 # Prints PASS/FAIL per step and a closing "N passed, N failed" line.
 set -euo pipefail
@@ -69,6 +72,7 @@ trap 'exit 130' INT TERM
 # --- tools --------------------------------------------------------------------
 t=$SECONDS
 ensure_venv "$VENV" "$REQUIREMENTS" || { fail "tools: installing $REQUIREMENTS"; exit 1; }
+PY="$VENV/bin/python"
 pass "tools: schemathesis $("$VENV/bin/schemathesis" --version | awk '{print $NF}'), openapi-spec-validator ready ($((SECONDS - t)) s)"
 
 # --- lint ---------------------------------------------------------------------
@@ -76,6 +80,31 @@ if "$VENV/bin/openapi-spec-validator" "$SPEC"; then
     pass "lint: openapi-spec-validator (OpenAPI 3.1 schema)"
 else
     fail "lint: openapi-spec-validator"
+fi
+
+# Every operation that needs a key when keys are on documents 401, and all of
+# them but /metrics (which costs nothing) 429: a new route must say both.
+if "$PY" - "$SPEC" <<'PY'
+import sys, yaml
+spec = yaml.safe_load(open(sys.argv[1]))
+default = spec.get("security", [])
+missing = []
+for path, item in spec["paths"].items():
+    for method, op in item.items():
+        if method not in ("get", "post", "put", "patch", "delete"):
+            continue
+        if op.get("security", default) == []:
+            continue
+        codes = set(op.get("responses", {}))
+        wanted = {"401"} if path == "/metrics" else {"401", "429"}
+        missing += [f"{method.upper()} {path}: no {code}" for code in sorted(wanted - codes)]
+print("\n".join(missing) or "every keyed operation documents 401 and 429")
+sys.exit(1 if missing else 0)
+PY
+then
+    pass "lint: every operation behind the keys documents 401 (and 429 where it costs)"
+else
+    fail "lint: 401/429 missing (above)"
 fi
 
 if [ "${OPENAPI_SKIP_REDOCLY:-0}" = 1 ]; then
@@ -103,22 +132,13 @@ if [ "${OPENAPI_SKIP_FUZZ:-0}" = 1 ]; then
     exit 0
 fi
 
-# --- build and server -----------------------------------------------------------
+# --- build --------------------------------------------------------------------
 t=$SECONDS
-if ! start_release_server "$ROOT" "$WORK/server.log"; then
-    fail "build and server: ${SERVER_BIN:-cargo build --release} (log above)"
-    exit 1
-fi
-URL="$SERVER_URL"
-pass "build and server: $SERVER_BIN up on $URL (pid $SERVER_PID, $((SECONDS - t)) s)"
+build_release "$ROOT" || { fail "build: cargo build --release"; exit 1; }
+BIN="$SERVER_BIN"
+pass "build: $BIN ($((SECONDS - t)) s)"
 
-if curl -fsS --max-time 5 "$URL/openapi.yaml" | cmp -s - "$SPEC"; then
-    pass "server: GET /openapi.yaml serves this openapi.yaml"
-else
-    fail "server: GET /openapi.yaml differs from openapi.yaml (stale build?)"
-fi
-
-# --- schemathesis -------------------------------------------------------------
+# --- servers and schemathesis --------------------------------------------------
 # A board can be well formed (all the schema can say) and still have no
 # solution, which /solve rightly answers with 422: so valid data may get 200 or
 # 422. Everything else keeps schemathesis's defaults; 5xx always fails.
@@ -130,23 +150,63 @@ time_args=()
 [ -n "${OPENAPI_MAX_TIME:-}" ] && time_args=(--max-time "$OPENAPI_MAX_TIME")
 seed_args=()
 [ -n "${OPENAPI_SEED:-}" ] && seed_args=(--seed "$OPENAPI_SEED")
-report_args=()
-if [ -n "${OPENAPI_REPORT_DIR:-}" ]; then
-    mkdir -p "$OPENAPI_REPORT_DIR"
-    report_args=(--report junit --report-dir "$OPENAPI_REPORT_DIR")
-fi
-t=$SECONDS
-log "schemathesis run --checks all --max-examples $MAX_EXAMPLES against $URL"
-if (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$SPEC" \
-    --url "$URL" \
-    --checks all \
-    --phases examples,coverage,fuzzing \
-    --max-examples "$MAX_EXAMPLES" \
-    --request-timeout 15 \
-    --generation-database none \
-    --no-color \
-    "${time_args[@]}" "${seed_args[@]}" "${report_args[@]}"); then
-    pass "schemathesis: --checks all, no failures ($((SECONDS - t)) s)"
+
+# Starts the server with the given extra flags (stopping the one before) and waits for
+# /healthz; sets URL.
+start_server() { # name, extra flags...
+    local name=$1; shift
+    stop_release_server
+    if ! start_release_server "$WORK/server.log" "$@"; then
+        fail "server ($name): no answer on $SERVER_URL/healthz within 10 s"
+        exit 1
+    fi
+    URL="$SERVER_URL"
+    pass "server ($name): up on $URL (pid $SERVER_PID)"
+}
+
+run_schemathesis() { # name, extra schemathesis args...
+    local name=$1; shift
+    local report_args=()
+    if [ -n "${OPENAPI_REPORT_DIR:-}" ]; then
+        mkdir -p "$OPENAPI_REPORT_DIR/${name// /-}"
+        report_args=(--report junit --report-dir "$OPENAPI_REPORT_DIR/${name// /-}")
+    fi
+    local t=$SECONDS
+    log "schemathesis ($name): run --checks all --max-examples $MAX_EXAMPLES against $URL"
+    if (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$SPEC" \
+        --url "$URL" \
+        --checks all \
+        --phases examples,coverage,fuzzing \
+        --max-examples "$MAX_EXAMPLES" \
+        --request-timeout 15 \
+        --generation-database none \
+        --no-color \
+        "$@" "${time_args[@]}" "${seed_args[@]}" "${report_args[@]}"); then
+        pass "schemathesis ($name): --checks all, no failures ($((SECONDS - t)) s)"
+    else
+        fail "schemathesis ($name): failures above ($((SECONDS - t)) s)"
+    fi
+}
+
+# 1. As the server starts by default: no keys, no rate limit.
+start_server "defaults"
+if curl -fsS --max-time 5 "$URL/openapi.yaml" | cmp -s - "$SPEC"; then
+    pass "server: GET /openapi.yaml serves this openapi.yaml"
 else
-    fail "schemathesis: failures above ($((SECONDS - t)) s)"
+    fail "server: GET /openapi.yaml differs from openapi.yaml (stale build?)"
 fi
+run_schemathesis "no key"
+
+# 2. With API keys on (a fresh key, sent on every request) and a rate limit far
+#    above what the run sends, so that the RateLimit headers are checked too.
+KEY="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(24))')"
+printf '# made by openapi-check.sh\nschemathesis %s\n' "$KEY" >"$WORK/api-keys"
+start_server "keys on" --api-keys-file "$WORK/api-keys" --rate-limit 100000000 --rate-limit-window 60
+status="$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d '{"board":"53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"}' "$URL/solve")"
+if [ "$status" = 401 ]; then
+    pass "server (keys on): /solve without a key answers 401"
+else
+    fail "server (keys on): /solve without a key answered $status, not 401"
+fi
+run_schemathesis "with a key" -H "Authorization: Bearer $KEY"

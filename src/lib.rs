@@ -2,7 +2,8 @@
 //!
 //! # Layout
 //! - [`sudoku`]: the pure core (grid, validation, solver, logic, grading, generation).
-//!   Depends on std, thiserror, and `rand_chacha` for the generator's seeded random numbers.
+//!   Depends on std, thiserror, `rand_chacha` for the generator's seeded random numbers, and
+//!   `wide` for the solver's SIMD.
 //! - [`http`]: the axum adapter: router, wire formats of a board, handlers, errors.
 //! - [`server`]: binding, serving and graceful shutdown; [`telemetry`]: logging.
 //! - [`config`]: server settings from flags and environment variables.

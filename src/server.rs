@@ -4,18 +4,24 @@ use std::future::Future;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::http::Request;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
 use crate::config::Config;
-use crate::http::{AppState, router};
+use crate::http::gate::Gate;
+use crate::http::{self, AppState, router};
 
 /// Serves the API on an already-bound listener until `shutdown` completes, then lets
 /// in-flight requests finish. Readiness turns false as soon as shutdown begins.
@@ -28,15 +34,49 @@ use crate::http::{AppState, router};
 /// in the router.
 ///
 /// # Errors
-/// An I/O error from accepting connections.
+/// An I/O error from accepting connections, or `InvalidInput` when the configuration is
+/// refused (see [`AppState::try_new`]).
 pub async fn serve(
     listener: TcpListener,
     config: &Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let state = AppState::new(config);
+    serve_with_admin(listener, None, config, shutdown).await
+}
+
+/// [`serve`], and the admin router (`/metrics` and the probes) on `admin` when given; one
+/// shutdown drains both.
+///
+/// While it serves, the rate limiter forgets idle clients every [`SWEEP_INTERVAL`], and
+/// SIGHUP reads the API keys file again (a file that cannot be taken keeps the old keys).
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_with_admin(
+    listener: TcpListener,
+    admin: Option<TcpListener>,
+    config: &Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let mut state = AppState::try_new(config)
+        .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?;
+    // Whatever the configuration said, the metrics go where the admin listener is.
+    state.metrics_on_public_port = admin.is_none();
+    if state.gate.keys().is_on() {
+        tracing::info!(keys = state.gate.keys().len(), "API keys required");
+    }
+    if let Some(quota) = config.rate_limit_quota() {
+        tracing::info!(
+            quota,
+            window_s = config.rate_limit_window,
+            trusted_proxies = config.trusted_proxies.len(),
+            "per-client rate limit on"
+        );
+    }
     let readiness = std::sync::Arc::clone(&state.readiness);
     let head_timeout = state.limits.request_timeout.max(Duration::from_secs(1));
+    let background = Background::start(&state.gate);
+    let admin = admin.map(|listener| (listener, http::admin::router(state.clone())));
     let app = router(state);
     let delay = std::time::Duration::from_secs(config.shutdown_delay);
     let shutdown = async move {
@@ -55,26 +95,29 @@ pub async fn serve(
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    // Answers are small and written at once: do not let Nagle hold them.
-                    let _ = stream.set_nodelay(true);
-                    stream
-                }
-                Err(err) => {
-                    // Out of file descriptors and the like: wait rather than spin.
-                    tracing::warn!(%err, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue;
-                }
-            },
+        let (accepted, app) = tokio::select! {
+            accepted = listener.accept() => (accepted, &app),
+            (accepted, app) = accept_admin(admin.as_ref()) => (accepted, app),
             () = &mut shutdown => break,
         };
-        let service = TowerToHyperService::new(
-            app.clone()
-                .map_request(|request: Request<Incoming>| request.map(Body::new)),
-        );
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(err) => {
+                // Out of file descriptors and the like: wait rather than spin.
+                tracing::warn!(%err, "accept failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        // Answers are small and written at once: do not let Nagle hold them.
+        let _ = stream.set_nodelay(true);
+        // The peer address, for the rate limit's client, as axum's `ConnectInfo`.
+        let service =
+            TowerToHyperService::new(app.clone().map_request(move |request: Request<Incoming>| {
+                let mut request = request.map(Body::new);
+                request.extensions_mut().insert(ConnectInfo(peer));
+                request
+            }));
         let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             if let Err(err) = connection.await {
@@ -83,8 +126,76 @@ pub async fn serve(
         });
     }
     drop(listener);
+    drop(admin);
     graceful.shutdown().await;
+    background.stop();
     Ok(())
+}
+
+/// How often the rate limiter forgets the clients whose bucket is full again.
+pub const SWEEP_INTERVAL: Duration = Duration::from_secs(10);
+
+/// The next connection on the admin listener, with its router; never, without one.
+async fn accept_admin(
+    admin: Option<&(TcpListener, Router)>,
+) -> (std::io::Result<(TcpStream, SocketAddr)>, &Router) {
+    match admin {
+        Some((listener, app)) => (listener.accept().await, app),
+        None => std::future::pending().await,
+    }
+}
+
+/// The tasks that run beside the connections: the limiter's sweep, the keys' reload.
+struct Background(Vec<tokio::task::JoinHandle<()>>);
+
+impl Background {
+    fn start(gate: &Arc<Gate>) -> Background {
+        let mut tasks = Vec::new();
+        if gate.limits().is_some() {
+            let gate = Arc::clone(gate);
+            tasks.push(tokio::spawn(async move {
+                let mut ticks = tokio::time::interval(SWEEP_INTERVAL);
+                ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    ticks.tick().await;
+                    if let Some(limits) = gate.limits() {
+                        limits.sweep();
+                    }
+                }
+            }));
+        }
+        #[cfg(unix)]
+        if gate.keys().is_on() {
+            tasks.push(tokio::spawn(reload_keys_on_hangup(Arc::clone(gate))));
+        }
+        Background(tasks)
+    }
+
+    fn stop(self) {
+        for task in self.0 {
+            task.abort();
+        }
+    }
+}
+
+/// Reads the API keys file again on each SIGHUP; requests in flight and open connections
+/// carry on, and a file that cannot be taken leaves the old keys in force.
+#[cfg(unix)]
+async fn reload_keys_on_hangup(gate: Arc<Gate>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut hangups = match signal(SignalKind::hangup()) {
+        Ok(hangups) => hangups,
+        Err(err) => {
+            tracing::warn!(%err, "cannot listen for SIGHUP: the API keys will not be reloaded");
+            return;
+        }
+    };
+    while hangups.recv().await.is_some() {
+        match gate.keys().reload() {
+            Ok(count) => tracing::info!(keys = count, "API keys reloaded"),
+            Err(err) => tracing::error!(%err, "API keys not reloaded: the old ones stay"),
+        }
+    }
 }
 
 /// Completes on Ctrl-C or SIGTERM.
@@ -135,7 +246,20 @@ pub fn run_from_config(config: &Config) -> ExitCode {
             }
         };
         tracing::info!(addr = %listener.local_addr().unwrap_or(addr), "listening");
-        match serve(listener, config, shutdown_signal()).await {
+        let admin = match config.admin_listen {
+            Some(addr) => match TcpListener::bind(addr).await {
+                Ok(admin) => {
+                    tracing::info!(addr = %admin.local_addr().unwrap_or(addr), "admin listening");
+                    Some(admin)
+                }
+                Err(err) => {
+                    tracing::error!(%addr, %err, "cannot listen on the admin address");
+                    return ExitCode::FAILURE;
+                }
+            },
+            None => None,
+        };
+        match serve_with_admin(listener, admin, config, shutdown_signal()).await {
             Ok(()) => {
                 tracing::info!("stopped");
                 ExitCode::SUCCESS

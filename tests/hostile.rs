@@ -252,6 +252,16 @@ fn check(case: &Case, outcome: &Outcome) -> Result<(), String> {
             {
                 return fail("expected the classic puzzle's grade: easy, solved by logic".into());
             }
+            if case.method == Method::POST && case.path == "/hint" && answer.body["kind"] != "step"
+            {
+                return fail("expected a step of the classic puzzle".into());
+            }
+            if case.method == Method::POST
+                && case.path == "/explain"
+                && (answer.body["difficulty"] != "easy" || answer.body["solved"] != true)
+            {
+                return fail("expected the classic puzzle's path: easy, solved".into());
+            }
         }
         Expect::EmptyOk => {
             if answer.status != StatusCode::OK || !raw.is_empty() {
@@ -614,6 +624,16 @@ async fn hostile_bodies_on_grade_get_the_documented_problem() {
     run_all(&body_cases("/grade")).await;
 }
 
+#[tokio::test]
+async fn hostile_bodies_on_hint_get_the_documented_problem() {
+    run_all(&body_cases("/hint")).await;
+}
+
+#[tokio::test]
+async fn hostile_bodies_on_explain_get_the_documented_problem() {
+    run_all(&body_cases("/explain")).await;
+}
+
 /// Odd query strings on `/generate`: each is a puzzle or a 400 `invalid_parameter` naming
 /// what it read as the parameter at fault, never anything else.
 #[tokio::test]
@@ -785,7 +805,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         "/..%2Fsolve",
     ];
     let routes = documented_routes();
-    assert_eq!(routes.len(), 9, "{routes:?}");
+    assert_eq!(routes.len(), 11, "{routes:?}");
     // The playground's page and assets answer GET like the API's GET routes.
     let page: Vec<&str> = sudoku_service::http::page::paths().collect();
     assert!(page.contains(&"/"), "{page:?}");
@@ -797,7 +817,10 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
             .chain(page.iter().copied())
             .chain(unknown)
         {
-            let posts = matches!(path, "/solve" | "/solve/batch" | "/validate" | "/grade");
+            let posts = matches!(
+                path,
+                "/solve" | "/solve/batch" | "/validate" | "/grade" | "/hint" | "/explain"
+            );
             let known = routes.iter().any(|route| route == path) || page.contains(&path);
             let name = format!("{method} {path}");
             let case = Case::new(name, method.clone(), path);
@@ -822,7 +845,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
             cases.push(case);
         }
     }
-    assert_eq!(cases.len(), 10 * (9 + page.len() + 10));
+    assert_eq!(cases.len(), 10 * (11 + page.len() + 10));
     run_all(&cases).await;
 }
 
@@ -835,6 +858,8 @@ async fn a_405_lists_the_methods_the_route_takes() {
         ("/solve/batch", "POST"),
         ("/validate", "POST"),
         ("/grade", "POST"),
+        ("/hint", "POST"),
+        ("/explain", "POST"),
         ("/generate", "GET,HEAD"),
         ("/healthz", "GET,HEAD"),
         ("/readyz", "GET,HEAD"),

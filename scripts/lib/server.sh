@@ -5,9 +5,11 @@
 #
 #   ensure_venv VENV REQUIREMENTS   create VENV and install REQUIREMENTS into it, unless
 #                                   it already holds exactly that file (a stamp of its hash)
-#   start_release_server ROOT LOG   build ROOT's release binary (honours CARGO_TARGET_DIR),
-#                                   start it with its log in LOG and wait up to 10 s for
-#                                   /healthz; sets SERVER_BIN, SERVER_PID and SERVER_URL
+#   build_release ROOT              build ROOT's release binary (honours CARGO_TARGET_DIR);
+#                                   sets SERVER_BIN
+#   start_release_server LOG [FLAG...]  start SERVER_BIN with FLAGs on a free port, its log
+#                                   in LOG, and wait up to 10 s for /healthz; sets SERVER_PID
+#                                   and SERVER_URL
 #   stop_release_server             stop it (TERM, then KILL after 5 s); safe to call twice
 
 ensure_venv() {
@@ -38,16 +40,21 @@ SERVER_PID=""
 SERVER_BIN=""
 SERVER_URL=""
 
-start_release_server() {
-    local root="$1" log="$2" target port
+build_release() {
+    local root="$1" target
     (cd "$root" && cargo build --release --quiet --bin sudoku-service) || return 1
     target="$(cd "$root" && cargo metadata --format-version 1 --no-deps |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
     SERVER_BIN="$target/release/sudoku-service"
     [ -x "$SERVER_BIN" ] || { echo "no binary at $SERVER_BIN" >&2; return 1; }
+}
+
+start_release_server() {
+    local log="$1" port
+    shift
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     SERVER_URL="http://127.0.0.1:$port"
-    RUST_LOG="${RUST_LOG:-warn}" "$SERVER_BIN" serve --listen "127.0.0.1:$port" >"$log" 2>&1 &
+    RUST_LOG="${RUST_LOG:-warn}" "$SERVER_BIN" serve --listen "127.0.0.1:$port" "$@" >"$log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do
         curl -fsS --max-time 1 "$SERVER_URL/healthz" >/dev/null 2>&1 && return 0

@@ -12,6 +12,9 @@ use crate::sudoku::GenerateError;
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The `WWW-Authenticate` challenge of a 401 (RFC 6750, section 3).
+pub const CHALLENGE: &str = "Bearer realm=\"sudoku-service\"";
+
 /// An error answer. The `code` of each variant is stable and documented in `openapi.yaml`.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ApiError {
@@ -48,6 +51,10 @@ pub enum ApiError {
     /// one); the answer named, as in "grading needs exactly one".
     #[error("the puzzle has more than one solution; {0} needs exactly one")]
     MultipleSolutions(&'static str),
+    /// `/hint`: the board does not keep the puzzle's givens (one is changed or erased);
+    /// the error points at the board's cell.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    GivensChanged(Vec<BoardError>),
     /// The generator found no puzzle of the difficulty asked for within its deadline or
     /// attempts; another try (without a seed, or with another one) may find one.
     #[error("{0}; retry without a seed (or with another one), or ask for another difficulty")]
@@ -58,6 +65,18 @@ pub enum ApiError {
     /// Every solver slot is busy and the waiting line is full.
     #[error("the server is busy; retry after {RETRY_AFTER_SECS} s")]
     Overloaded,
+    /// API keys are configured and the request carries no valid one.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// This client has spent its quota; `retry_after` is when the request would pass, or
+    /// `None` when it never can (it costs more than the whole quota).
+    #[error("{detail}")]
+    RateLimited {
+        /// What was spent and when to come back.
+        detail: String,
+        /// Seconds until this request would pass.
+        retry_after: Option<u64>,
+    },
     /// The request took longer than the configured deadline.
     #[error("the request did not complete within {0} s")]
     Timeout(u64),
@@ -84,9 +103,11 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoSolution(_) | ApiError::MultipleSolutions(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::NoSolution(_)
+            | ApiError::MultipleSolutions(_)
+            | ApiError::GivensChanged(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
             | ApiError::Overloaded
@@ -109,8 +130,11 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::NoSolution(_) => "no_solution",
             ApiError::MultipleSolutions(_) => "multiple_solutions",
+            ApiError::GivensChanged(_) => "givens_changed",
             ApiError::SearchLimit(_) | ApiError::GenerateLimit(_) => "search_limit",
             ApiError::Overloaded => "overloaded",
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Timeout(_) => "timeout",
             ApiError::NotReady => "not_ready",
             ApiError::Internal(_) => "internal",
@@ -129,7 +153,9 @@ impl ApiError {
             detail: self.to_string(),
             code,
             errors: match self {
-                ApiError::InvalidBoard(errors) => Some(errors.clone()),
+                ApiError::InvalidBoard(errors) | ApiError::GivensChanged(errors) => {
+                    Some(errors.clone())
+                }
                 _ => None,
             },
             conflicts: match self {
@@ -190,8 +216,23 @@ impl IntoResponse for ApiError {
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         // A generator that ran out of time may well find a puzzle on the next try, and a
         // full pool frees up within a second or so: both say when to come back.
-        if matches!(self, ApiError::Overloaded | ApiError::GenerateLimit(_)) {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
+        match self {
+            ApiError::Overloaded | ApiError::GenerateLimit(_) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
+            }
+            ApiError::RateLimited {
+                retry_after: Some(seconds),
+                ..
+            } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+            }
+            ApiError::Unauthorized(_) => {
+                headers.insert(
+                    header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static(CHALLENGE),
+                );
+            }
+            _ => {}
         }
         response
     }

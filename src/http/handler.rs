@@ -160,7 +160,7 @@ fn hint_problem(error: HintError, input: &HintInput, what: &'static str) -> ApiE
         HintError::NoSolution => ApiError::NoSolution(Vec::new()),
         HintError::MultipleSolutions => ApiError::MultipleSolutions(what),
         HintError::GivenChanged { cell } => {
-            ApiError::InvalidBoard(vec![given_changed(input, cell)])
+            ApiError::GivensChanged(vec![given_changed(input, cell)])
         }
         HintError::SearchLimit(exhausted) => exhausted.into(),
     }

@@ -1,18 +1,24 @@
 //! The middleware around the routes: deadline, problem bodies for axum's own errors,
-//! request logs and ids, CORS.
+//! request logs and ids, CORS, and the headers a security scanner looks for.
 
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderName, Method, header};
+use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
+use super::auth::X_API_KEY;
 use super::error::{ApiError, PROBLEM_JSON};
 use super::extract::BodyLimit;
+use super::limit::{RATELIMIT, RATELIMIT_POLICY};
 use super::state::{CorsOrigins, Limits};
+
+/// The policy of every answer that sets none of its own (all but the playground's, whose
+/// own is stricter for a page): JSON and YAML load nothing and are framed by nobody.
+pub(super) const API_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
 
 /// The header that carries a request's id, taken from the client or made up.
 pub(super) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -29,6 +35,8 @@ pub(super) fn request_span(request: &Request<Body>) -> tracing::Span {
         method = %request.method(),
         path = %request.uri().path(),
         request_id = %id,
+        // The API key's label, once the gate has found a valid key (never the key).
+        client = tracing::field::Empty,
     )
 }
 
@@ -62,8 +70,24 @@ pub(super) async fn drop_unusable_request_id(mut request: Request) -> Request {
     request
 }
 
-/// CORS for browsers: the configured origins, our methods and headers, and the headers a
-/// page may read (the request id, and `Retry-After` of a shed answer).
+/// Headers a security scanner expects on every answer: `nosniff`, a Content-Security-Policy
+/// (the API's, unless the answer has its own), and no `Server` banner.
+pub(super) async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers
+        .entry(header::X_CONTENT_TYPE_OPTIONS)
+        .or_insert(HeaderValue::from_static("nosniff"));
+    headers
+        .entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(HeaderValue::from_static(API_CONTENT_SECURITY_POLICY));
+    headers.remove(header::SERVER);
+    response
+}
+
+/// CORS for browsers: the configured origins, our methods and headers (an API key comes
+/// as a header, which needs no credentials mode: `Access-Control-Allow-Credentials` is
+/// never sent, least of all beside `*`), and the headers a page may read (the request
+/// id, `Retry-After`, the rate limit's state and the 401 challenge).
 pub(super) fn cors(origins: &CorsOrigins) -> CorsLayer {
     let origins = match origins {
         CorsOrigins::Any => AllowOrigin::from(Any),
@@ -72,8 +96,19 @@ pub(super) fn cors(origins: &CorsOrigins) -> CorsLayer {
     CorsLayer::new()
         .allow_origin(origins)
         .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
-        .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
-        .expose_headers([REQUEST_ID, header::RETRY_AFTER])
+        .allow_headers([
+            header::CONTENT_TYPE,
+            REQUEST_ID,
+            header::AUTHORIZATION,
+            HeaderName::from_static(X_API_KEY),
+        ])
+        .expose_headers([
+            REQUEST_ID,
+            header::RETRY_AFTER,
+            RATELIMIT,
+            RATELIMIT_POLICY,
+            header::WWW_AUTHENTICATE,
+        ])
         .max_age(Duration::from_secs(24 * 60 * 60))
 }
 

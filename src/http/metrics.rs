@@ -1,4 +1,5 @@
-//! Prometheus metrics: requests by route and status, solve times, in-flight and shed work.
+//! Prometheus metrics: requests by route and status, solve times, in-flight and shed work,
+//! and requests refused by the rate limit or for want of a key (never the keys themselves).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -41,6 +42,8 @@ pub struct Metrics {
     solve_seconds: Histogram,
     solves_in_flight: Gauge,
     overloaded: Counter,
+    rate_limited: Counter,
+    unauthorized: Counter,
 }
 
 fn latency_histogram() -> Histogram {
@@ -89,6 +92,18 @@ impl Metrics {
             "Requests turned away with 503 overloaded because every solver slot and the waiting line were full",
             overloaded.clone(),
         );
+        let rate_limited = Counter::default();
+        registry.register(
+            "rate_limited_rejections",
+            "Requests turned away with 429 rate_limited because their client had spent its quota",
+            rate_limited.clone(),
+        );
+        let unauthorized = Counter::default();
+        registry.register(
+            "unauthorized_rejections",
+            "Requests turned away with 401 unauthorized: no API key, or one that is not valid",
+            unauthorized.clone(),
+        );
         let build = Family::<BuildLabels, Gauge>::default();
         build
             .get_or_create(&BuildLabels {
@@ -107,6 +122,8 @@ impl Metrics {
             solve_seconds,
             solves_in_flight,
             overloaded,
+            rate_limited,
+            unauthorized,
         }
     }
 
@@ -135,6 +152,16 @@ impl Metrics {
     /// Counts a request shed because the server was overloaded.
     pub fn count_overloaded(&self) {
         self.overloaded.inc();
+    }
+
+    /// Counts a request refused by the rate limit.
+    pub fn count_rate_limited(&self) {
+        self.rate_limited.inc();
+    }
+
+    /// Counts a request refused for want of a valid API key.
+    pub fn count_unauthorized(&self) {
+        self.unauthorized.inc();
     }
 
     /// The text exposition (Prometheus text format 0.0.4).

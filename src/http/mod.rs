@@ -9,17 +9,27 @@
 //!   `wire`;
 //! - [`error`]: [`ApiError`], on `wire` and `pool`; [`extract`]: the JSON body and the
 //!   query, on `error` and `wire`;
-//! - [`state`]: [`AppState`], the container of `pool`, `generator`, `metrics`, `readiness`
-//!   and limits;
+//! - [`client`] (whose quota a request spends), [`auth`] (the API keys) and [`limit`] (the
+//!   rate limits): on nothing here;
+//! - [`gate`]: the key check and rate limit, with each route's cost, on `auth`, `client`,
+//!   `limit`, `error`, `metrics`, `page` and `wire`;
+//! - [`state`]: [`AppState`], the container of `pool`, `generator`, `metrics`, `readiness`,
+//!   `gate` and limits;
 //! - `handler` and `layer` (private): on the above, never on [`AppState`] itself;
+//! - [`admin`]: the admin address's router, on `state`, `handler`, `layer` and `metrics`;
 //! - this file: [`router`], on all of them.
 
+pub mod admin;
+pub mod auth;
+pub mod client;
 pub mod error;
 pub mod extract;
+pub mod gate;
 pub mod generator;
 mod handler;
 pub mod language;
 mod layer;
+pub mod limit;
 pub mod metrics;
 pub mod page;
 pub mod pool;
@@ -64,11 +74,15 @@ pub fn router(state: AppState) -> Router {
         .route("/generate", get(handler::generate))
         .route("/healthz", get(handler::healthz))
         .route("/readyz", get(handler::readyz))
-        .route("/metrics", get(metrics::export))
+        .route("/metrics", admin::public_metrics(&state))
         .route("/openapi.yaml", get(handler::openapi))
         .merge(page::router())
         .fallback(handler::not_found)
         .layer(DefaultBodyLimit::max(limits.body))
+        // Keys and rate limits, only when a deployment turns them on.
+        .layer(tower::util::option_layer(state.gate.is_on().then(|| {
+            middleware::from_fn_with_state(Arc::clone(&state.gate), gate::check)
+        })))
         .layer(middleware::from_fn_with_state(limits, layer::deadline))
         .layer(middleware::from_fn(layer::problem_for_bare_errors))
         // Under the routing (a `Router::layer`), so it sees the route matched.
@@ -89,19 +103,25 @@ pub fn router(state: AppState) -> Router {
         )
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .layer(middleware::map_request(layer::drop_unusable_request_id))
+        .layer(middleware::map_response(layer::security_headers))
 }
 
 #[cfg(test)]
 mod tests {
     /// Every file of the HTTP layer, by module path, with its source.
-    const FILES: [(&str, &str); 19] = [
+    const FILES: [(&str, &str); 24] = [
         ("http", include_str!("mod.rs")),
+        ("http::admin", include_str!("admin.rs")),
+        ("http::auth", include_str!("auth.rs")),
+        ("http::client", include_str!("client.rs")),
         ("http::error", include_str!("error.rs")),
         ("http::extract", include_str!("extract.rs")),
+        ("http::gate", include_str!("gate.rs")),
         ("http::generator", include_str!("generator.rs")),
         ("http::handler", include_str!("handler.rs")),
         ("http::language", include_str!("language.rs")),
         ("http::layer", include_str!("layer.rs")),
+        ("http::limit", include_str!("limit.rs")),
         ("http::metrics", include_str!("metrics.rs")),
         ("http::page", include_str!("page/mod.rs")),
         ("http::pool", include_str!("pool.rs")),

@@ -10,7 +10,11 @@ use std::time::Duration;
 use axum::extract::FromRef;
 use axum::http::HeaderValue;
 
+use super::auth::{ApiKeys, KeyFileError};
+use super::client::TrustedProxies;
+use super::gate::Gate;
 use super::generator::Generator;
+use super::limit::RateLimits;
 use super::metrics::Metrics;
 use super::pool::SolverPool;
 use super::readiness::Readiness;
@@ -32,6 +36,19 @@ pub struct AppState {
     pub limits: Limits,
     /// The browser origins CORS lets in.
     pub cors: CorsOrigins,
+    /// The API keys and the rate limits.
+    pub gate: Arc<Gate>,
+    /// False when `/metrics` is served on the admin address instead.
+    #[from_ref(skip)]
+    pub metrics_on_public_port: bool,
+}
+
+/// Why a server cannot start with a configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    /// The API keys file cannot be taken.
+    #[error(transparent)]
+    ApiKeys(#[from] KeyFileError),
 }
 
 /// The bounds on one request.
@@ -61,7 +78,23 @@ pub enum CorsOrigins {
 impl AppState {
     /// The state of a server with these settings: a fresh pool, generator, metrics and
     /// readiness.
+    ///
+    /// # Panics
+    /// When [`AppState::try_new`] refuses the configuration (an API keys file that cannot
+    /// be read); for tests and callers whose configuration names none.
     pub fn new(config: &Config) -> AppState {
+        AppState::try_new(config).unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    /// The state of a server with these settings, or why it cannot start.
+    ///
+    /// # Errors
+    /// [`StartupError`] when the API keys file cannot be read or is malformed.
+    pub fn try_new(config: &Config) -> Result<AppState, StartupError> {
+        let keys = match &config.api_keys_file {
+            Some(path) => ApiKeys::load(path)?,
+            None => ApiKeys::off(),
+        };
         let metrics = Arc::new(Metrics::new());
         let pool = Arc::new(SolverPool::new(
             Solver::with_budget(config.guess_budget),
@@ -70,7 +103,17 @@ impl AppState {
             Arc::clone(&metrics),
         ));
         let readiness = Arc::new(Readiness::default());
-        AppState {
+        let limits = config.rate_limit_quota().map(|quota| {
+            RateLimits::new(quota, config.rate_limit_window(), config.rate_limit_clients)
+        });
+        let gate = Gate::new(
+            keys,
+            limits,
+            TrustedProxies::new(config.trusted_proxies.clone()),
+            Arc::clone(&metrics),
+            config.batch_body_limit,
+        );
+        Ok(AppState {
             generator: Arc::new(Generator::new(
                 Arc::clone(&pool),
                 Arc::clone(&readiness),
@@ -81,7 +124,9 @@ impl AppState {
             metrics,
             limits: Limits::from(config),
             cors: CorsOrigins::from(config),
-        }
+            gate: Arc::new(gate),
+            metrics_on_public_port: config.admin_listen.is_none(),
+        })
     }
 }
 

@@ -19,7 +19,7 @@
 //! differs from the solution. Without them the board itself is the puzzle (a player's
 //! wrong digit then shows only when it leaves no solution, or several).
 //!
-//! [`explain`] gives the whole path the grader takes ([`crate::sudoku::grade`]), with its
+//! [`explain`] gives the whole path the grader takes ([`mod@crate::sudoku::grade`]), with its
 //! rating and difficulty.
 
 use super::grade::{Difficulty, grade_unique_with_path};
@@ -93,7 +93,7 @@ pub struct Explanation {
     pub solved: bool,
     /// The hardest step's rating (a lower bound of the puzzle's when not solved).
     pub rating: Rating,
-    /// The grader's difficulty for the puzzle ([`crate::sudoku::grade`]).
+    /// The grader's difficulty for the puzzle ([`mod@crate::sudoku::grade`]).
     pub difficulty: Difficulty,
 }
 
@@ -189,7 +189,7 @@ pub fn position(board: &Grid, marks: Option<&PencilMarks>) -> Option<Candidates>
 }
 
 /// The puzzle's whole logical path from `board` (the puzzle: without givens), applying at
-/// most `max_steps` steps: the path [`crate::sudoku::grade`] takes, with its rating and
+/// most `max_steps` steps: the path [`mod@crate::sudoku::grade`] takes, with its rating and
 /// difficulty. Counts solutions with [`Solver::default`].
 ///
 /// # Errors

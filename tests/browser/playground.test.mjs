@@ -23,24 +23,6 @@ import {
 
 const TEST_TIMEOUT = { timeout: 60_000 };
 
-/** A hint as /hint is specified to answer for PUZZLE: the naked single in the centre. */
-const NAKED_SINGLE = {
-  technique: 'naked_single',
-  rating: 1.2,
-  placements: [{ row: 4, col: 4, digit: 5 }],
-  eliminations: [],
-  highlights: {
-    cells: [{ row: 4, col: 4 }],
-    units: [
-      { unit: 'row', index: 4 },
-      { unit: 'column', index: 4 },
-      { unit: 'box', index: 4 },
-    ],
-  },
-  explanation:
-    'Row 5, column 5 can only be 5: its row, column and box already hold every other digit.',
-};
-
 /** Another well-known puzzle, for the stand-in /generate answer. */
 const OTHER_PUZZLE =
   '..9748...7.........2.1.9.....7...24..64.1.59..98...3.....8.3.2.........6...2759..';
@@ -199,17 +181,56 @@ describe('the playground', () => {
     await closeAll();
   });
 
-  test('hint says in words that this server has no /hint yet', TEST_TIMEOUT, async () => {
-    const { page, allow } = await open();
-    // Chromium logs each 404 as a console error; this one is expected.
-    allow(/status of 404.*\/hint\)$/);
+  test('hint from the real POST /hint: the next step, highlighted, explained and applied', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    const request = page.waitForRequest((r) => new URL(r.url()).pathname === '/hint');
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/hint');
     await page.click('#hint');
-    await statusMatching(
-      page,
-      'Hints are not available on this server yet (no resource at /hint).',
+    // The puzzle as loaded goes along, so that the server can tell a wrong digit; no pencil
+    // marks, so no candidates.
+    assert.deepEqual((await request).postDataJSON(), { board: PUZZLE, givens: PUZZLE });
+    const response = await answered;
+    assert.equal(response.status(), 200);
+    assert.equal(response.headers()['content-language'], 'en', 'the page is in English');
+    const hint = await response.json();
+    assert.equal(hint.kind, 'step');
+    await page.locator('#hint-panel').waitFor({ state: 'visible' });
+    assert.equal(await page.textContent('#hint-title'), `Hint: ${hint.technique_name} (rating ${hint.rating})`);
+    assert.equal(await page.textContent('#hint-explanation'), hint.explanation);
+    assert.match(hint.explanation, /r\dc\d/, 'cells named as players name them');
+    const [placed] = hint.placements;
+    const expected = [...hint.highlights.cells, placed].map(({ row, col }) => `${row},${col}`);
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), [...new Set(expected)].sort());
+    assert.ok((await cellsWithClass(page, 'hint-unit')).length >= 8, 'the unit is marked');
+    assert.equal(
+      await cell(page, placed.row, placed.col).locator('.value').textContent(),
+      String(placed.digit),
+      'the digit is suggested',
     );
+    // The digit the server suggests is the solution's.
+    assert.equal(SOLUTION[placed.row * 9 + placed.col], String(placed.digit));
+    await screenshot(page, 'desktop-hint');
+
+    await page.click('#hint-apply');
+    await statusMatching(page, 'Hint applied: 1 digit placed.');
     assert.equal(await page.isHidden('#hint-panel'), true);
-    assert.equal(await shownBoard(page), PUZZLE, 'the board stays');
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), []);
+    assert.match(await cell(page, placed.row, placed.col).getAttribute('class'), /\buser\b/);
+    assert.equal((await shownBoard(page))[placed.row * 9 + placed.col], String(placed.digit));
+    await closeAll();
+  });
+
+  test('a wrong digit is pointed out first by the real /hint, without its right digit', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    // r1c3 is 4 in the solution; 1 clashes with nothing on the board.
+    await cell(page, 0, 2).click();
+    await page.keyboard.press('1');
+    await page.click('#hint');
+    await page.locator('#hint-panel').waitFor({ state: 'visible' });
+    assert.equal(await page.textContent('#hint-title'), 'Hint: A mistake');
+    assert.match(await page.textContent('#hint-explanation'), /^The digit in r1c3 does not fit the solution/);
+    assert.equal(await page.isHidden('#hint-apply'), true, 'nothing to apply');
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), ['0,2']);
     await closeAll();
   });
 
@@ -229,32 +250,30 @@ describe('the playground', () => {
     await closeAll();
   });
 
-  test('hint rendering, with POST /hint stubbed by page.route (the server has no /hint yet)', TEST_TIMEOUT, async () => {
-    const { page } = await open(STUBBING);
-    let sent;
-    await page.route('**/hint', (route) => {
-      sent = route.request().postDataJSON();
-      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(NAKED_SINGLE) });
-    });
+  test('pencil marks go to the real /hint as candidates, and a wrong mark is pointed out', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    // r1c3 may hold 1, 2 or 4 (4 in the solution); pencil in 1 and 2 only.
+    await cell(page, 0, 2).click();
+    await page.keyboard.press('Shift+Digit1');
+    await page.keyboard.press('Shift+Digit2');
+    const request = page.waitForRequest((r) => new URL(r.url()).pathname === '/hint');
+    await page.click('#hint');
+    const sent = (await request).postDataJSON();
+    assert.equal(sent.candidates.length, 81);
+    assert.deepEqual(sent.candidates[2], [1, 2]);
+    assert.equal(sent.candidates.filter((entry) => entry !== null).length, 1, 'unmarked cells are null');
+    await page.locator('#hint-panel').waitFor({ state: 'visible' });
+    assert.equal(await page.textContent('#hint-title'), 'Hint: Pencil marks');
+    assert.match(await page.textContent('#hint-explanation'), /r1c3/);
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), ['0,2']);
+
+    // With the 4 pencilled in too, the marks are right and the hint is a step again.
+    await page.click('#hint-dismiss');
+    await cell(page, 0, 2).click();
+    await page.keyboard.press('Shift+Digit4');
     await page.click('#hint');
     await page.locator('#hint-panel').waitFor({ state: 'visible' });
-    assert.deepEqual(sent, { board: PUZZLE });
-    assert.equal(await page.textContent('#hint-title'), 'Hint: Naked single (rating 1.2)');
-    assert.equal(await page.textContent('#hint-explanation'), NAKED_SINGLE.explanation);
-    assert.equal(await page.textContent('#hint-steps'), 'Apply will place 5 in row 5, column 5.');
-    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), ['4,4']);
-    assert.equal(await cell(page, 4, 4).locator('.value').textContent(), '5', 'the digit is suggested');
-    // Row 5, column 5 and the centre box: 21 cells, less the hint cell itself.
-    assert.equal((await cellsWithClass(page, 'hint-unit')).length, 20);
-    assert.ok((await cellsWithClass(page, 'hint-unit')).includes('3,5'), 'the box is marked');
-    await screenshot(page, 'desktop-hint-stubbed');
-
-    await page.click('#hint-apply');
-    await statusMatching(page, 'Hint applied: 1 digit placed.');
-    assert.equal(await page.isHidden('#hint-panel'), true);
-    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), []);
-    assert.match(await cell(page, 4, 4).getAttribute('class'), /\buser\b/);
-    assert.equal((await shownBoard(page))[40], '5');
+    assert.match(await page.textContent('#hint-title'), /\(rating \d+(\.\d)?\)$/);
     await closeAll();
   });
 
@@ -407,7 +426,7 @@ describe('the playground', () => {
       assert.equal(dark, colorScheme === 'dark', `body background ${background} in ${colorScheme} mode`);
 
       // Every kind of cell the page can draw: given, typed, pencilled, selected, peer,
-      // conflicting (from a real check), and hinted (from a stubbed /hint).
+      // conflicting (from a real check), and hinted (from the real /hint: the wrong 5).
       await cell(page, 0, 2).click();
       await page.keyboard.press('5');
       await page.keyboard.press('ArrowDown');
@@ -418,9 +437,6 @@ describe('the playground', () => {
       let violations = await seriousViolations(page);
       assert.deepEqual(violations, [], 'with conflicts shown');
 
-      await page.route('**/hint', (route) =>
-        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(NAKED_SINGLE) }),
-      );
       await page.click('#hint');
       await page.locator('#hint-panel').waitFor({ state: 'visible' });
       await cell(page, 4, 3).click();

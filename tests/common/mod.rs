@@ -1,5 +1,5 @@
 //! Helpers and boards shared by the HTTP test suites (`http_api`, `http_server`,
-//! `overload`, `hostile`, `adversarial`): one copy of each, used by all.
+//! `overload`, `hostile`, `adversarial`, `security`): one copy of each, used by all.
 #![allow(dead_code)]
 
 use std::time::{Duration, Instant};
@@ -340,6 +340,28 @@ impl TestServer {
             stop: Some(stop),
             task,
         }
+    }
+
+    /// Binds 127.0.0.1:0 twice and serves `config`, with the admin router (`/metrics` and
+    /// the probes) on the second address, which is returned beside the server.
+    pub(crate) async fn start_with_admin(config: Config) -> (TestServer, std::net::SocketAddr) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let admin = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let admin_addr = admin.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            sudoku_service::server::serve_with_admin(listener, Some(admin), &config, async {
+                let _ = stopped.await;
+            })
+            .await
+        });
+        let server = TestServer {
+            addr,
+            stop: Some(stop),
+            task,
+        };
+        (server, admin_addr)
     }
 
     /// The URL of `path` on this server.

@@ -31,8 +31,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
-  const init = { method, headers: { Accept: 'application/json' } };
+async function call(method, path, body, headers = {}) {
+  const init = { method, headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -86,11 +86,30 @@ export function validate(board) {
 }
 
 /**
- * POST /hint: the next logical step, `{technique, rating, placements, eliminations,
- * highlights: {cells, units}, explanation}` (rows, columns and indexes 0-based).
+ * POST /hint: the next thing to know, `{kind, technique, technique_name, rating, placements,
+ * eliminations, highlights: {cells, units}, explanation}` (rows, columns and indexes 0-based;
+ * `kind` is step, mistake, pencil_marks, solved or stuck). `givens` (the puzzle as loaded)
+ * lets the server tell a wrong digit of the player's; `candidates` (81 lists of pencilled
+ * digits, `null` for a cell not pencilled) lets it start from the player's marks. Both are
+ * left out when not given. The explanation comes in the page's language when the server has
+ * it, else in English.
  */
-export function hint(board) {
-  return call('POST', '/hint', { board });
+export function hint(board, { givens, candidates } = {}) {
+  const body = { board };
+  if (givens !== undefined) body.givens = givens;
+  if (candidates !== undefined) body.candidates = candidates;
+  return call('POST', '/hint', body, { 'Accept-Language': pageLanguage() });
+}
+
+/** POST /explain: `{rating, difficulty, solved, steps}`, each step shaped as a hint. */
+export function explain(board, maxSteps) {
+  const body = { board };
+  if (maxSteps !== undefined) body.max_steps = maxSteps;
+  return call('POST', '/explain', body, { 'Accept-Language': pageLanguage() });
+}
+
+function pageLanguage() {
+  return globalThis.document?.documentElement?.lang || 'en';
 }
 
 /** GET /generate: a new puzzle, `{puzzle, solution, difficulty, rating}`. */

@@ -247,18 +247,33 @@ async function check() {
   });
 }
 
+/** The puzzle as loaded (its givens), or undefined for a board typed in by hand. */
+function givensLine() {
+  const givens = board.values.map((digit, index) => (board.origin[index] === 'given' ? digit : 0));
+  return givens.some((digit) => digit !== 0) ? toLine(givens) : undefined;
+}
+
+/**
+ * The player's pencil marks as /hint's `candidates`, or undefined when there are none: a
+ * list of digits for each pencilled cell, null for the others (which the server reads as
+ * not pencilled, so a player who marks a few cells is not told the rest are wrong).
+ */
+function pencilledCandidates() {
+  if (!board.marks.some((marks, index) => marks !== 0 && board.values[index] === 0)) return undefined;
+  return board.marks.map((marks, index) => {
+    if (board.values[index] !== 0 || marks === 0) return null;
+    const digits = [];
+    for (let d = 1; d <= 9; d++) if (marks & (1 << d)) digits.push(d);
+    return digits;
+  });
+}
+
 async function askHint() {
   await withServer('Asking for a hint…', 'No hint', async () => {
-    let answer;
-    try {
-      answer = await api.hint(toLine(board.values));
-    } catch (error) {
-      if (error instanceof api.ApiError && error.isMissingRoute) {
-        say(`Hints are not available on this server yet (${error.detail}).`, 'error');
-        return;
-      }
-      throw error;
-    }
+    const answer = await api.hint(toLine(board.values), {
+      givens: givensLine(),
+      candidates: pencilledCandidates(),
+    });
     showHint(answer);
     say('');
   });
@@ -308,7 +323,7 @@ function showHint(answer) {
     feedback.eliminations.set(index, (feedback.eliminations.get(index) ?? 0) | (1 << digit));
   }
 
-  byId('hint-title').textContent = `Hint: ${humanize(answer.technique ?? 'next step')}` +
+  byId('hint-title').textContent = `Hint: ${hintTitle(answer)}` +
     (typeof answer.rating === 'number' ? ` (rating ${answer.rating})` : '');
   byId('hint-explanation').textContent = answer.explanation ?? '';
   const steps = [
@@ -345,8 +360,16 @@ function hideHint() {
   byId('hint-panel').hidden = true;
 }
 
-function humanize(technique) {
-  return capitalize(String(technique).replace(/[_-]+/g, ' '));
+/** What a hint is about, in a few words: its technique, or its kind. */
+function hintTitle(answer) {
+  if (answer.technique_name) return answer.technique_name;
+  const kinds = {
+    mistake: 'a mistake',
+    pencil_marks: 'pencil marks',
+    solved: 'solved',
+    stuck: 'one digit',
+  };
+  return capitalize(kinds[answer.kind] ?? 'next step');
 }
 
 // --- View ------------------------------------------------------------------------------

@@ -234,7 +234,8 @@ fn read_cell(cell: &Value) -> Result<(u8, Option<BoardFormat>), String> {
     }
 }
 
-fn kind_of(value: &Value) -> &'static str {
+/// What kind of JSON value this is, for error messages (`an array`, `null`).
+pub(super) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

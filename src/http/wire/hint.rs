@@ -7,7 +7,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::board::{Board, BoardError, BoardFormat};
+use super::board::{Board, BoardError, BoardFormat, kind_of};
 use super::conflict::CellRef;
 use super::generate::ParameterError;
 use crate::sudoku::logic::{ALL_DIGITS, Step, bit};
@@ -222,17 +222,6 @@ fn describe_row(value: &Value) -> String {
     match value {
         Value::Array(cells) => format!("{} entries", cells.len()),
         other => kind_of(other).to_owned(),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -14,7 +14,7 @@ use crate::sudoku::logic::{
 };
 
 /// The message of `hint`, asked for `board` with the player's `marks` (as given to
-/// [`crate::sudoku::hint`]).
+/// [`mod@crate::sudoku::hint`]).
 pub fn describe(hint: &Hint, board: &Grid, marks: Option<&PencilMarks>) -> Message {
     let cell_only = |key, cell: usize| Message::new(key, vec![("cell", Param::Cell(cell))]);
     match hint {
@@ -563,7 +563,7 @@ mod tests {
             ),
             _ => format!(
                 "In {unit_text}, the {digit} can only go in {cell_text}: every other cell of \
-                 {unit_text} is filled or cannot hold a {digit}."
+                 {unit_text} is filled or cannot hold it."
             ),
         };
         assert_eq!(english(&step, &s), expected);

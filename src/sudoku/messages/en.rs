@@ -36,7 +36,7 @@ fn template(key: MessageKey) -> &'static str {
         }
         MessageKey::HiddenSingle => {
             "In {unit}, the {digit} can only go in {cell}: every other cell of {unit} is \
-             filled or cannot hold a {digit}."
+             filled or cannot hold it."
         }
         MessageKey::NakedSingle => {
             "{cell} can only hold {digit}: every other digit is already in its row, column or \

@@ -2,8 +2,9 @@
 //! configuration in a band or stack (the module comment's "Branching").
 
 use super::board::{Board, Rules};
+use super::lanes;
 use super::tables::{
-    CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns, pattern,
+    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns, pattern,
     permutation_matrix, stack_pattern,
 };
 
@@ -38,15 +39,9 @@ impl Board {
     /// cell has at least two.
     pub(super) fn branching_cell(&self, rules: Rules) -> BranchingCell {
         let mut pairs = [0u32; 3];
+        let [_, twos, threes] = lanes::candidate_counts(&self.cands);
         for (band, pairs) in pairs.iter_mut().enumerate() {
-            let (mut ones, mut twos, mut threes) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let mask = self.cands[3 * d + band];
-                threes |= twos & mask;
-                twos |= ones & mask;
-                ones |= mask;
-            }
-            *pairs = self.unsolved[band] & twos & !threes;
+            *pairs = self.unsolved[band] & twos[band] & !threes[band];
             if rules == Rules::Light && *pairs != 0 {
                 let pos = pairs.trailing_zeros() as usize;
                 return BranchingCell {
@@ -66,7 +61,7 @@ impl Board {
             while cells != 0 {
                 let pos = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                let column = ROWS_OF_COLUMN << (pos % 9);
+                let column = COLUMN_OF[pos];
                 // One 64-bit count instead of three (the baseline x86-64 target has no
                 // popcnt instruction, so each count is a dozen instructions): the peers in
                 // the band in the low half, the column's cells in the other two bands above.

@@ -66,8 +66,8 @@
 //! (BENCHMARKS.md).
 //!
 //! # Files
-//! [`tables`] holds the constant tables and their lookups, [`board`] the band board and its
-//! propagation, [`branching`] the choice of a branching cell or configuration, [`search`]
+//! [`tables`] holds the constant tables and their lookups, [`lanes`] the loops done four
+//! masks at a time (SIMD), [`board`] the band board and its propagation, [`branching`] the choice of a branching cell or configuration, [`search`]
 //! the search with its budget and fresh start; this file the public API and the choices
 //! made from the givens.
 
@@ -75,6 +75,7 @@ mod board;
 mod branching;
 #[cfg(test)]
 mod differential;
+mod lanes;
 #[cfg(test)]
 mod reference;
 mod search;

@@ -1,0 +1,38 @@
+//! The admin address (`--admin-listen`): `/metrics` and the probes, for Prometheus and the
+//! orchestrator, on an address that need not face the internet. With it, the public
+//! address answers 404 at `/metrics`.
+
+use axum::Router;
+use axum::middleware;
+use axum::routing::{MethodRouter, any, get};
+
+use super::handler;
+use super::layer;
+use super::metrics;
+use super::state::AppState;
+
+/// The admin router: metrics and probes, with the security headers and problem bodies of
+/// the public one, and no key or rate limit (whoever reaches this address is trusted).
+// By value, as `super::router`: the router owns its state.
+#[allow(clippy::needless_pass_by_value)]
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics::export))
+        .route("/healthz", get(handler::healthz))
+        .route("/readyz", get(handler::readyz))
+        .fallback(handler::not_found)
+        .layer(middleware::from_fn(layer::problem_for_bare_errors))
+        .layer(middleware::from_fn(layer::log_request))
+        .with_state(state.clone())
+        .layer(middleware::map_response(layer::security_headers))
+}
+
+/// The public address's `/metrics`: the metrics, or a 404 like any unknown path when they
+/// are served on the admin address.
+pub fn public_metrics(state: &AppState) -> MethodRouter<AppState> {
+    if state.metrics_on_public_port {
+        get(metrics::export)
+    } else {
+        any(handler::not_found)
+    }
+}

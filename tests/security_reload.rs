@@ -1,0 +1,196 @@
+//! The API keys file read again on SIGHUP, by the real binary: a key taken out stops
+//! working and a new one starts, on a keep-alive connection opened before the reload and
+//! still open after it; a file that cannot be taken keeps the old keys; no key ever
+//! appears in the logs (at debug level), the label does.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sudoku_service::http::auth::hash_hex;
+use sudoku_service::sudoku::CLASSIC_PUZZLE;
+
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/temp_file.rs"]
+mod temp_file;
+use temp_file::TempFile;
+
+const ALPHA_KEY: &str = "alpha-reload-key-0123456789";
+const BETA_KEY: &str = "beta-reload-key-0123456789";
+
+/// How long the server may take to start or to log a reload: far over the milliseconds
+/// either takes.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// The server process, its address, and its stderr lines as they come.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    lines: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Server {
+    fn start(keys: &TempFile) -> Server {
+        let mut child = cli::binary()
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .env("SUDOKU_API_KEYS_FILE", keys.path())
+            .env("SUDOKU_LOG_FORMAT", "json")
+            .env("RUST_LOG", "debug")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (sender, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = Server {
+            child,
+            addr: "0.0.0.0:0".parse().unwrap(),
+            lines,
+            log: Vec::new(),
+        };
+        let listening = server.wait_for("listening");
+        let addr = serde_json::from_str::<Value>(&listening).unwrap()["addr"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        server.addr = addr;
+        server
+    }
+
+    /// The next log line whose message is `message`, every line kept.
+    fn wait_for(&mut self, message: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.log.push(line.clone());
+                    let parsed: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                    if parsed["message"] == message {
+                        return line;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    panic!("no {message:?} in the log:\n{}", self.log.join("\n"))
+                }
+            }
+        }
+    }
+
+    fn signal(&self, name: &str) {
+        let status = std::process::Command::new("sh")
+            .args(["-c", &format!("kill -{name} {}", self.child.id())])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -{name}");
+    }
+
+    /// Stops the server with SIGTERM; its exit status, and the whole log.
+    fn stop(mut self) -> (std::process::ExitStatus, String) {
+        self.signal("TERM");
+        let status = self.child.wait().unwrap();
+        self.log.extend(self.lines.iter());
+        (status, self.log.join("\n"))
+    }
+}
+
+/// One `POST /solve` on an open keep-alive connection, with `key` in `X-API-Key` or as a
+/// bearer token; the answer's status.
+fn solve(connection: &mut BufReader<TcpStream>, key: &str, bearer: bool) -> u16 {
+    let body = format!("{{\"board\":\"{CLASSIC_PUZZLE}\"}}");
+    let credential = if bearer {
+        format!("Authorization: Bearer {key}")
+    } else {
+        format!("X-API-Key: {key}")
+    };
+    let request = format!(
+        "POST /solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n{credential}\r\n\r\n{body}",
+        body.len()
+    );
+    connection.get_mut().write_all(request.as_bytes()).unwrap();
+    let mut status_line = String::new();
+    connection.read_line(&mut status_line).unwrap();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {status_line:?} (connection closed?)"));
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        connection.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            assert!(!name.eq_ignore_ascii_case("connection") || !value.contains("close"));
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    connection.read_exact(&mut body).unwrap();
+    status
+}
+
+#[test]
+fn sighup_swaps_the_keys_without_dropping_an_open_connection() {
+    let keys = TempFile::with_contents(&format!("alpha {ALPHA_KEY}\n"));
+    let mut server = Server::start(&keys);
+    let stream = TcpStream::connect(server.addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut connection = BufReader::new(stream);
+    assert_eq!(solve(&mut connection, ALPHA_KEY, true), 200, "alpha before");
+    assert_eq!(solve(&mut connection, BETA_KEY, false), 401, "beta before");
+
+    // Alpha out, beta in (by its hash).
+    std::fs::write(keys.path(), format!("beta sha256:{}\n", hash_hex(BETA_KEY))).unwrap();
+    server.signal("HUP");
+    server.wait_for("API keys reloaded");
+    assert_eq!(solve(&mut connection, ALPHA_KEY, true), 401, "alpha after");
+    assert_eq!(solve(&mut connection, BETA_KEY, false), 200, "beta after");
+    assert_eq!(
+        solve(&mut connection, BETA_KEY, true),
+        200,
+        "beta as a bearer token"
+    );
+
+    // A broken file keeps the keys in force.
+    std::fs::write(keys.path(), format!("beta {BETA_KEY} and more\n")).unwrap();
+    server.signal("HUP");
+    let refused = server.wait_for("API keys not reloaded: the old ones stay");
+    assert!(refused.contains("line 1"), "{refused}");
+    assert_eq!(solve(&mut connection, BETA_KEY, false), 200, "beta still");
+    assert_eq!(
+        solve(&mut connection, ALPHA_KEY, false),
+        401,
+        "alpha still out"
+    );
+
+    let (status, log) = server.stop();
+    assert!(status.success(), "exit {status:?} after SIGTERM:\n{log}");
+    assert!(
+        log.contains("\"beta\""),
+        "the label is in the request logs:\n{log}"
+    );
+    for secret in [ALPHA_KEY, BETA_KEY] {
+        assert!(!log.contains(secret), "a key in the log:\n{log}");
+    }
+    println!("{} log lines, none with a key", log.lines().count());
+}
