@@ -40,7 +40,8 @@ failed=0
 t_start=$SECONDS
 declare -a summary=()
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/openapi-check.XXXXXX")"
-SERVER_PID=""
+# shellcheck source=lib/server.sh
+source "$ROOT/scripts/lib/server.sh"
 
 log() { printf '[openapi-check] %s\n' "$*" >&2; }
 pass() { passed=$((passed + 1)); summary+=("PASS  $*"); printf 'PASS  %s\n' "$*"; }
@@ -48,13 +49,7 @@ fail() { failed=$((failed + 1)); summary+=("FAIL  $*"); printf 'FAIL  %s\n' "$*"
 
 finish() {
     local rc=$?
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        # Give it a moment to drain, then make sure it is gone.
-        for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    stop_release_server
     if [ "$failed" -gt 0 ] && [ -s "$WORK/server.log" ]; then
         log "server log (last 20 lines):"
         tail -n 20 "$WORK/server.log" >&2 || true
@@ -76,27 +71,8 @@ trap 'exit 130' INT TERM
 
 # --- tools --------------------------------------------------------------------
 t=$SECONDS
+ensure_venv "$VENV" "$REQUIREMENTS" || { fail "tools: installing $REQUIREMENTS"; exit 1; }
 PY="$VENV/bin/python"
-stamp="$VENV/.requirements.sha256"
-want="$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)"
-if [ ! -x "$PY" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    command -v python3 >/dev/null || { fail "tools: python3 is not installed"; exit 1; }
-    log "installing $(grep -v '^#' "$REQUIREMENTS" | xargs) into $VENV"
-    if ! python3 -m venv "$VENV" 2>"$WORK/venv.err"; then
-        # Debian's python3 lacks ensurepip until python3-venv is installed.
-        if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-            apt-get install -y -q python3-venv >/dev/null 2>&1 ||
-                { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q python3-venv >/dev/null; }
-            python3 -m venv "$VENV"
-        else
-            cat "$WORK/venv.err" >&2
-            fail "tools: python3 -m venv failed"
-            exit 1
-        fi
-    fi
-    "$PY" -m pip install -q --disable-pip-version-check -r "$REQUIREMENTS"
-    echo "$want" >"$stamp"
-fi
 pass "tools: schemathesis $("$VENV/bin/schemathesis" --version | awk '{print $NF}'), openapi-spec-validator ready ($((SECONDS - t)) s)"
 
 # --- lint ---------------------------------------------------------------------
@@ -158,14 +134,8 @@ fi
 
 # --- build --------------------------------------------------------------------
 t=$SECONDS
-if ! (cd "$ROOT" && cargo build --release --quiet --bin sudoku-service); then
-    fail "build: cargo build --release"
-    exit 1
-fi
-TARGET_DIR="$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps |
-    "$PY" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-BIN="$TARGET_DIR/release/sudoku-service"
-[ -x "$BIN" ] || { fail "build: no binary at $BIN"; exit 1; }
+build_release "$ROOT" || { fail "build: cargo build --release"; exit 1; }
+BIN="$SERVER_BIN"
 pass "build: $BIN ($((SECONDS - t)) s)"
 
 # --- servers and schemathesis --------------------------------------------------
@@ -181,32 +151,16 @@ time_args=()
 seed_args=()
 [ -n "${OPENAPI_SEED:-}" ] && seed_args=(--seed "$OPENAPI_SEED")
 
-stop_server() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    SERVER_PID=""
-}
-
-# Starts the server with the given extra flags and waits for /healthz; sets URL.
+# Starts the server with the given extra flags (stopping the one before) and waits for
+# /healthz; sets URL.
 start_server() { # name, extra flags...
     local name=$1; shift
-    stop_server
-    PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    URL="http://127.0.0.1:$PORT"
-    RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --listen "127.0.0.1:$PORT" "$@" >"$WORK/server.log" 2>&1 &
-    SERVER_PID=$!
-    local up=0
-    for _ in $(seq 1 100); do
-        if curl -fsS --max-time 1 "$URL/healthz" >/dev/null 2>&1; then up=1; break; fi
-        kill -0 "$SERVER_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    if [ "$up" != 1 ]; then
-        fail "server ($name): no answer on $URL/healthz within 10 s"
+    stop_release_server
+    if ! start_release_server "$WORK/server.log" "$@"; then
+        fail "server ($name): no answer on $SERVER_URL/healthz within 10 s"
         exit 1
     fi
+    URL="$SERVER_URL"
     pass "server ($name): up on $URL (pid $SERVER_PID)"
 }
 
