@@ -7,7 +7,9 @@
 //! 2. the solved board ([`Hint::Solved`]);
 //! 3. an empty cell whose pencil marks lack its digit in the solution
 //!    ([`Hint::WrongPencilMarks`]), for the same reason;
-//! 4. the step the logical solver takes from the player's pencil marks ([`Hint::Step`]):
+//! 4. a single when there is one ([`logic::next_single`](super::logic::next_single): SE's
+//!    order would sometimes answer a "direct" pointing beside a naked single), else the
+//!    step the logical solver takes, from the player's pencil marks ([`Hint::Step`]):
 //!    the computed candidates with what the player crossed out removed, so a player who
 //!    has already made a deduction gets the one after it;
 //! 5. when no technique applies within the work budget, one digit of the solution
@@ -24,7 +26,8 @@
 
 use super::grade::{Difficulty, grade_unique_with_path};
 use super::logic::{
-    ALL_DIGITS, Candidates, DEFAULT_WORK_BUDGET, Rating, Step, bit, digits_of, next_step_within,
+    ALL_DIGITS, Candidates, DEFAULT_WORK_BUDGET, Rating, Step, bit, digits_of, next_single,
+    next_step_within,
 };
 use super::{BudgetExhausted, CELLS, Conflict, Grid, Solver, Verdict, find_conflicts};
 
@@ -160,7 +163,7 @@ pub fn hint_with(
     let Some(state) = position(board, marks) else {
         return Err(HintError::Conflict(find_conflicts(board)));
     };
-    if let Some(step) = next_step_within(&state, work) {
+    if let Some(step) = next_single(&state).or_else(|| next_step_within(&state, work)) {
         return Ok(Hint::Step(step));
     }
     let fewest = (0..CELLS)
@@ -485,5 +488,35 @@ mod tests {
         assert_eq!(explanation.steps.len(), 3);
         assert!(!explanation.solved);
         assert_eq!(explain(&Grid::EMPTY, 3), Err(HintError::MultipleSolutions));
+    }
+
+    #[test]
+    fn a_naked_single_comes_before_the_direct_steps_se_would_take_first() {
+        // A position on a diabolical puzzle's logical path where SE's order takes a direct
+        // step though a naked single is there (the HoDoKu check found it).
+        let board: Grid =
+            "..68.7.4.8..1..7.6.73.6.8.56..5.897...76..5..5389742612.5.896.778...6..93697..4.."
+                .parse()
+                .unwrap();
+        let state = Candidates::from_grid(&board).unwrap();
+        let se_step = next_step(&state).unwrap();
+        assert!(
+            matches!(
+                se_step.technique,
+                Technique::DirectPointing
+                    | Technique::DirectClaiming
+                    | Technique::DirectHiddenPair
+                    | Technique::DirectHiddenTriple
+            ),
+            "SE's order: {se_step}"
+        );
+        let Ok(Hint::Step(step)) = hint(&board, None, None) else {
+            panic!("a step");
+        };
+        assert_eq!(step.technique, Technique::NakedSingle, "{step}");
+        let solution = Solver::default().solve(&board).unwrap();
+        for &(cell, digit) in &step.placements {
+            assert_eq!(solution.cells()[cell], digit);
+        }
     }
 }

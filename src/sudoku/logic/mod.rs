@@ -150,6 +150,21 @@ pub fn next_step_within(state: &Candidates, work: &mut u64) -> Option<Step> {
     None
 }
 
+/// The easiest single in `state`: a last value, a hidden single in a box, then in a line,
+/// then a naked single; `None` when there is none. A player sees a single at a glance,
+/// whatever SE's order says: SE asks its "direct" intersections and subsets (1.7-2.5)
+/// before naked singles (2.3), so [`next_step`] may answer a direct pointing where a naked
+/// single is there to take, which is a worse hint (HoDoKu, too, hints the single).
+pub fn next_single(state: &Candidates) -> Option<Step> {
+    if state.is_broken() {
+        return None;
+    }
+    singles::last_value(state)
+        .or_else(|| singles::hidden_single(state, true))
+        .or_else(|| singles::hidden_single(state, false))
+        .or_else(|| singles::naked_single(state))
+}
+
 /// What [`solve_logically`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogicalSolution {
