@@ -9,6 +9,10 @@ use tracing_subscriber::EnvFilter;
 
 use crate::config::LogFormat;
 
+/// Log lines formatted but not yet written that the queue holds; a thread that logs when it
+/// is full waits.
+const LINES_QUEUED: usize = 8192;
+
 /// Installs the global subscriber; the level comes from `RUST_LOG` (default `info`).
 /// Does nothing when one is already installed (tests start several servers).
 ///
@@ -17,9 +21,11 @@ use crate::config::LogFormat;
 #[must_use = "dropping the guard stops the log writer"]
 pub fn init(format: LogFormat) -> Option<WorkerGuard> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    // Not lossy: a burst waits for the writer rather than losing lines.
+    // Not lossy: a burst waits for the writer rather than losing lines. The queue's slots
+    // are allocated up front (the default, 128,000 lines, is 4 MB of resident memory).
     let (writer, guard) = NonBlockingBuilder::default()
         .lossy(false)
+        .buffered_lines_limit(LINES_QUEUED)
         .finish(std::io::stderr());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
