@@ -67,16 +67,14 @@ pub fn router(state: AppState) -> Router {
     let batch_limits = ServiceBuilder::new()
         .layer(DefaultBodyLimit::max(limits.batch_body))
         .layer(axum::Extension(BodyLimit(limits.batch_body)));
+    let around = layer::AroundEachRequest {
+        metrics: Arc::clone(&state.metrics),
+        limits,
+    };
     // Outermost first, as in every `ServiceBuilder`.
     let under_the_routing = ServiceBuilder::new()
-        .layer(middleware::from_fn(layer::log_request))
-        // Under the routing, so it sees the route matched.
-        .layer(middleware::from_fn_with_state(
-            Arc::clone(&state.metrics),
-            metrics::track,
-        ))
-        .layer(middleware::from_fn(layer::problem_for_bare_errors))
-        .layer(middleware::from_fn_with_state(limits, layer::deadline))
+        // Under the routing, so that the metrics see the route matched.
+        .layer(middleware::from_fn_with_state(around, layer::each_request))
         // Keys and rate limits, only when a deployment turns them on.
         .layer(tower::util::option_layer(state.gate.is_on().then(|| {
             middleware::from_fn_with_state(Arc::clone(&state.gate), gate::check)
