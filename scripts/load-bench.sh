@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # HTTP load benchmark: the release server on 127.0.0.1 under wrk, GET /healthz and
 # POST /solve (17-clue puzzles, a different one per request) in the same run, then the
-# server's peak RSS, and the `solve` command's peak RSS over the whole 17-clue file.
+# server's peak RSS, and the `solve` command's peak RSS over the whole 17-clue file. The
+# server runs as shipped: request ids, metrics, CORS and per-request logging on.
 #
 #   scripts/load-bench.sh [SECONDS] [CONNECTIONS] [ROUNDS]   (defaults: 10 s, 32, 3 rounds)
 #
@@ -26,7 +27,9 @@ BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 WORK="$(mktemp -d)"
-RUST_LOG=warn "$BIN" --listen "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1 &
+# As shipped (request ids, metrics, CORS, a log line per request at INFO), the log to a
+# file; set RUST_LOG to compare other levels.
+"$BIN" --listen "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do

@@ -225,7 +225,8 @@ pub async fn shutdown_signal() {
 
 /// The `serve` command: logging, runtime, bind, serve until a signal. Exit 0 on a clean stop.
 pub fn run_from_config(config: &Config) -> ExitCode {
-    crate::telemetry::init(config.log_format);
+    // Dropped last, once everything is logged: it writes out the lines still queued.
+    let _log_writer = crate::telemetry::init(config.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

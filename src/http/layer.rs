@@ -1,6 +1,7 @@
 //! The middleware around the routes: deadline, problem bodies for axum's own errors,
 //! request logs and ids, CORS, and the headers a security scanner looks for.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -14,6 +15,7 @@ use super::auth::X_API_KEY;
 use super::error::{ApiError, PROBLEM_JSON};
 use super::extract::BodyLimit;
 use super::limit::{RATELIMIT, RATELIMIT_POLICY};
+use super::metrics::{Metrics, Tally};
 use super::state::{CorsOrigins, Limits};
 
 /// The policy of every answer that sets none of its own (all but the playground's, whose
@@ -44,17 +46,26 @@ pub(super) fn request_span(request: &Request<Body>) -> tracing::Span {
 /// few seconds from every orchestrator), everything else at INFO.
 pub(super) async fn log_request(request: Request, next: Next) -> Response {
     let started = std::time::Instant::now();
-    let quiet = matches!(request.uri().path(), "/healthz" | "/readyz" | "/metrics");
+    let quiet = is_quiet(&request);
     let response = next.run(request).await;
-    let status = response.status().as_u16();
-    // Microsecond resolution is plenty, and keeps the field short.
-    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-    if quiet {
-        tracing::debug!(status, latency_ms, "request done");
-    } else {
-        tracing::info!(status, latency_ms, "request done");
-    }
+    log_done(started, quiet, &response);
     response
+}
+
+fn is_quiet(request: &Request) -> bool {
+    matches!(request.uri().path(), "/healthz" | "/readyz" | "/metrics")
+}
+
+fn log_done(started: std::time::Instant, quiet: bool, response: &Response) {
+    let status = response.status().as_u16();
+    // Whole microseconds: resolution enough, and an integer is much cheaper to format
+    // than a float, on every request.
+    let latency_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+    if quiet {
+        tracing::debug!(status, latency_us, "request done");
+    } else {
+        tracing::info!(status, latency_us, "request done");
+    }
 }
 
 /// A client's `x-request-id` is kept only when it is usable in logs: 1 to 128 visible
@@ -114,11 +125,7 @@ pub(super) fn cors(origins: &CorsOrigins) -> CorsLayer {
 
 /// Bounds the whole request, reading the body included, so slow clients let go of their
 /// solver slot and connection; puts the body limit where error messages can quote it.
-pub(super) async fn deadline(
-    State(limits): State<Limits>,
-    mut request: Request,
-    next: Next,
-) -> Response {
+async fn within_deadline(limits: Limits, mut request: Request, next: Next) -> Response {
     request.extensions_mut().insert(BodyLimit(limits.body));
     match tokio::time::timeout(limits.request_timeout, next.run(request)).await {
         Ok(response) => response,
@@ -131,6 +138,10 @@ pub(super) async fn deadline(
 pub(super) async fn problem_for_bare_errors(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let response = next.run(request).await;
+    problem_for_bare_error(&method, response)
+}
+
+fn problem_for_bare_error(method: &Method, response: Response) -> Response {
     let status = response.status();
     let is_problem = response
         .headers()
@@ -155,4 +166,31 @@ pub(super) async fn problem_for_bare_errors(request: Request, next: Next) -> Res
         }
     }
     replaced
+}
+
+/// What every request of the public router goes through under the routing, outermost
+/// first: its log line ([`log_request`]), its metrics ([`Tally`]), problem bodies for bare
+/// errors ([`problem_for_bare_errors`]) and its deadline ([`within_deadline`]). One middleware
+/// rather than four: each `from_fn` clones and boxes the service under it per request.
+pub(super) async fn each_request(
+    State(around): State<AroundEachRequest>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let started = std::time::Instant::now();
+    let quiet = is_quiet(&request);
+    let tally = Tally::start(&request);
+    let method = request.method().clone();
+    let response = within_deadline(around.limits, request, next).await;
+    let response = problem_for_bare_error(&method, response);
+    tally.finish(&around.metrics, &response);
+    log_done(started, quiet, &response);
+    response
+}
+
+/// What [`each_request`] needs: where to count, and the limits to hold requests to.
+#[derive(Clone)]
+pub(super) struct AroundEachRequest {
+    pub(super) metrics: Arc<Metrics>,
+    pub(super) limits: Limits,
 }

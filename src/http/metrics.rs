@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderValue, Method, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::encoding::prometheus_text;
@@ -214,20 +213,33 @@ fn method_label(method: &Method) -> &'static str {
     }
 }
 
-/// Middleware, layered under the routes: counts and times every request by its matched
-/// route.
-pub async fn track(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let method = method_label(request.method());
-    let route = route_label(&request);
-    let response = next.run(request).await;
-    metrics.observe_request(
-        method,
-        &route,
-        response.status().as_u16(),
-        started.elapsed(),
-    );
-    response
+/// A request being counted and timed by its matched route, from under the routing (see
+/// `layer::each_request`) to its answer.
+pub struct Tally {
+    started: Instant,
+    method: &'static str,
+    route: String,
+}
+
+impl Tally {
+    /// Starts counting `request`; under the routing, so that its route is known.
+    pub fn start(request: &Request) -> Tally {
+        Tally {
+            started: Instant::now(),
+            method: method_label(request.method()),
+            route: route_label(request),
+        }
+    }
+
+    /// Counts the request, answered with `response`, and its duration in `metrics`.
+    pub fn finish(self, metrics: &Metrics, response: &Response) {
+        metrics.observe_request(
+            self.method,
+            &self.route,
+            response.status().as_u16(),
+            self.started.elapsed(),
+        );
+    }
 }
 
 /// `GET /metrics`: the Prometheus text exposition.

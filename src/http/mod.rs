@@ -54,6 +54,12 @@ pub use state::AppState;
 
 /// The whole API with its layers, over `state` (built once, by [`AppState::new`], from the
 /// configuration: every limit the router applies comes from it).
+///
+/// Two routers, one inside the other, for speed: axum clones a route's service, with every
+/// layer a `Router::layer` put around it, for each request it serves. So the layers that need
+/// the route matched (metrics, and those inside them) go around the routes in one
+/// `Router::layer`, and the others (request ids, the span, CORS, security headers) around the
+/// finished inner router, once, as the outer router's only service.
 // By value: the router is the state's owner from here on (handlers get clones of it).
 #[allow(clippy::needless_pass_by_value)]
 pub fn router(state: AppState) -> Router {
@@ -61,6 +67,19 @@ pub fn router(state: AppState) -> Router {
     let batch_limits = ServiceBuilder::new()
         .layer(DefaultBodyLimit::max(limits.batch_body))
         .layer(axum::Extension(BodyLimit(limits.batch_body)));
+    let around = layer::AroundEachRequest {
+        metrics: Arc::clone(&state.metrics),
+        limits,
+    };
+    // Outermost first, as in every `ServiceBuilder`.
+    let under_the_routing = ServiceBuilder::new()
+        // Under the routing, so that the metrics see the route matched.
+        .layer(middleware::from_fn_with_state(around, layer::each_request))
+        // Keys and rate limits, only when a deployment turns them on.
+        .layer(tower::util::option_layer(state.gate.is_on().then(|| {
+            middleware::from_fn_with_state(Arc::clone(&state.gate), gate::check)
+        })))
+        .layer(DefaultBodyLimit::max(limits.body));
     let api = Router::new()
         .route("/solve", post(handler::solve))
         .route(
@@ -78,22 +97,12 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.yaml", get(handler::openapi))
         .merge(page::router())
         .fallback(handler::not_found)
-        .layer(DefaultBodyLimit::max(limits.body))
-        // Keys and rate limits, only when a deployment turns them on.
-        .layer(tower::util::option_layer(state.gate.is_on().then(|| {
-            middleware::from_fn_with_state(Arc::clone(&state.gate), gate::check)
-        })))
-        .layer(middleware::from_fn_with_state(limits, layer::deadline))
-        .layer(middleware::from_fn(layer::problem_for_bare_errors))
-        // Under the routing (a `Router::layer`), so it sees the route matched.
-        .layer(middleware::from_fn_with_state(
-            Arc::clone(&state.metrics),
-            metrics::track,
-        ))
-        .layer(middleware::from_fn(layer::log_request))
+        .layer(under_the_routing)
         .with_state(state.clone());
-    api.layer(layer::cors(&state.cors))
-        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+    let around_the_routing = ServiceBuilder::new()
+        .layer(middleware::map_response(layer::security_headers))
+        .layer(middleware::map_request(layer::drop_unusable_request_id))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(layer::request_span)
@@ -101,9 +110,9 @@ pub fn router(state: AppState) -> Router {
                 .on_response(())
                 .on_failure(()),
         )
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
-        .layer(middleware::map_request(layer::drop_unusable_request_id))
-        .layer(middleware::map_response(layer::security_headers))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(layer::cors(&state.cors));
+    Router::new().fallback_service(around_the_routing.service(api))
 }
 
 #[cfg(test)]

@@ -27,6 +27,10 @@ use crate::sudoku::{
 /// Guesses a solve may make on an async worker before it moves to the blocking pool.
 pub const INLINE_GUESS_BUDGET: u64 = 32;
 
+/// Boards a batch's job takes at a time: small enough that the jobs end together (a
+/// 17-clue part is a fraction of a millisecond), large enough that taking one costs nothing.
+pub const BATCH_PART: usize = 32;
+
 /// Why the pool ran no job, or got no answer from one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PoolError {
@@ -86,32 +90,47 @@ impl SolverPool {
         self.run(move |solver| solver.analyze(&grid)).await
     }
 
-    /// Solves and proves uniqueness of every grid, in order, split into one part per slot
-    /// so the parts run side by side. Each part holds one slot only, so a batch never
-    /// starves single solves for long.
+    /// Solves and proves uniqueness of every grid, in order. The grids are cut into parts
+    /// of [`BATCH_PART`] that up to one job per slot pull in turn, so the jobs run side by
+    /// side and none is left idle waiting for a slower one to finish its share. Each job
+    /// holds one slot only, so a batch never starves single solves for long.
     ///
     /// # Errors
-    /// As for [`SolverPool::run`]: one part turned away or failed fails the whole batch.
+    /// As for [`SolverPool::run`]: one job turned away or failed fails the whole batch.
     pub async fn analyze_all(&self, grids: Vec<Grid>) -> Result<Vec<Analysis>, PoolError> {
-        let parts = self.slot_count.clamp(1, grids.len().max(1));
-        let per_part = grids.len().div_ceil(parts).max(1);
-        // Every part is started before any is awaited, so they run at once when slots
-        // are free; a part that must wait for one holds up only the parts after it.
-        let mut started = Vec::with_capacity(parts);
-        for part in grids.chunks(per_part) {
-            let part = part.to_vec();
+        let part_count = grids.len().div_ceil(BATCH_PART);
+        let jobs = self.slot_count.clamp(1, part_count.max(1));
+        let grids: Arc<[Grid]> = grids.into();
+        let next_part = Arc::new(AtomicUsize::new(0));
+        // Every job is started before any is awaited, so they run at once when slots are
+        // free; one that must wait for a slot finds the parts the others left, if any.
+        let mut started = Vec::with_capacity(jobs);
+        for _ in 0..jobs {
             let slot = self.slot().await?;
+            let (grids, next_part) = (Arc::clone(&grids), Arc::clone(&next_part));
             started.push(self.spawn(slot, move |solver| {
-                part.iter()
-                    .map(|grid| solver.analyze(grid))
-                    .collect::<Vec<_>>()
+                let mut done = Vec::new();
+                loop {
+                    let part = next_part.fetch_add(1, Ordering::Relaxed);
+                    let start = part * BATCH_PART;
+                    if start >= grids.len() {
+                        break done;
+                    }
+                    let end = grids.len().min(start + BATCH_PART);
+                    let analyses = grids[start..end].iter().map(|grid| solver.analyze(grid));
+                    done.push((part, analyses.collect()));
+                }
             }));
         }
-        let mut analyses = Vec::with_capacity(grids.len());
-        for part in started {
-            analyses.extend(part.await?);
+        let mut parts: Vec<(usize, Vec<Analysis>)> = Vec::with_capacity(part_count);
+        for job in started {
+            parts.extend(job.await?);
         }
-        Ok(analyses)
+        parts.sort_unstable_by_key(|(part, _)| *part);
+        Ok(parts
+            .into_iter()
+            .flat_map(|(_, analyses)| analyses)
+            .collect())
     }
 
     /// Everything `/validate` tells about a grid, worked out in a slot.
@@ -392,6 +411,24 @@ mod tests {
             HARD,
             grid(CLASSIC_PUZZLE),
         ];
+        let analyses = pool.analyze_all(grids.clone()).await.unwrap();
+        let expected: Vec<Analysis> = grids.iter().map(|g| Solver::default().analyze(g)).collect();
+        assert_eq!(analyses, expected);
+    }
+
+    #[tokio::test]
+    async fn a_batch_of_many_parts_keeps_its_order() {
+        let pool = pool(2, 0);
+        // A solved grid at every seventh place: its answer differs from the puzzle's.
+        let grids: Vec<Grid> = (0..3 * BATCH_PART + 5)
+            .map(|i| {
+                grid(if i % 7 == 0 {
+                    CLASSIC_SOLUTION
+                } else {
+                    CLASSIC_PUZZLE
+                })
+            })
+            .collect();
         let analyses = pool.analyze_all(grids.clone()).await.unwrap();
         let expected: Vec<Analysis> = grids.iter().map(|g| Solver::default().analyze(g)).collect();
         assert_eq!(analyses, expected);
