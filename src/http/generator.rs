@@ -25,8 +25,7 @@ use tokio::sync::Notify;
 
 use super::pool::{PoolError, SolverPool};
 use super::readiness::Readiness;
-use super::wire::generate::MAX_ATTEMPTS;
-use crate::sudoku::{Difficulty, GenerateError, GenerateOptions, Generated, Symmetry, generate};
+use crate::sudoku::{GenerateError, GenerateOptions, Generated, generate};
 
 /// How long one background job may search for a puzzle: long enough for the rarest
 /// difficulty on a slow machine, short enough that a search that cannot succeed (under
@@ -36,31 +35,21 @@ const STOCK_JOB_DEADLINE: Duration = Duration::from_secs(30);
 /// How long the stock waits before it tries again when no slot was free or a job gave up.
 const STOCK_RETRY: Duration = Duration::from_millis(200);
 
-/// What a puzzle of the stock must be: everything a request asks for but the seed.
+/// What a puzzle of the stock must be: the options a request asks for, with the seed left
+/// out (each puzzle of the stock comes from a seed of its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Kind {
-    difficulty: Option<Difficulty>,
-    symmetry: Symmetry,
-    minimal: bool,
-}
+struct Kind(GenerateOptions);
 
 impl Kind {
     fn of(options: &GenerateOptions) -> Kind {
-        Kind {
-            difficulty: options.difficulty,
-            symmetry: options.symmetry,
-            minimal: options.minimal,
-        }
+        Kind(GenerateOptions {
+            seed: 0,
+            ..*options
+        })
     }
 
     fn options(self, seed: u64) -> GenerateOptions {
-        GenerateOptions {
-            difficulty: self.difficulty,
-            symmetry: self.symmetry,
-            minimal: self.minimal,
-            seed,
-            max_attempts: MAX_ATTEMPTS,
-        }
+        GenerateOptions { seed, ..self.0 }
     }
 }
 
@@ -180,7 +169,7 @@ impl Generator {
 mod tests {
     use super::*;
     use crate::http::metrics::Metrics;
-    use crate::sudoku::Solver;
+    use crate::sudoku::{Difficulty, Solver};
 
     fn generator(capacity: usize) -> Arc<Generator> {
         let pool = Arc::new(SolverPool::new(

@@ -143,7 +143,7 @@ impl FromStr for Symmetry {
 }
 
 /// What to generate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GenerateOptions {
     /// The difficulty wanted; any when `None` (then the first attempt is taken).
     pub difficulty: Option<Difficulty>,
