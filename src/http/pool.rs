@@ -90,47 +90,58 @@ impl SolverPool {
         self.run(move |solver| solver.analyze(&grid)).await
     }
 
-    /// Solves and proves uniqueness of every grid, in order. The grids are cut into parts
-    /// of [`BATCH_PART`] that up to one job per slot pull in turn, so the jobs run side by
-    /// side and none is left idle waiting for a slower one to finish its share. Each job
-    /// holds one slot only, so a batch never starves single solves for long.
+    /// Runs `work` over `items` cut into parts of [`BATCH_PART`], in up to one job per slot
+    /// that pull the parts in turn, so the jobs run side by side and none is left idle
+    /// waiting for a slower one to finish its share; `work` gets the index of the part's
+    /// first item. Each job holds one slot only, so a batch never starves single requests
+    /// for long. The results come back in the order of the parts.
+    ///
+    /// A batch's whole per-board work (reading the board, solving it, writing its answer)
+    /// goes in `work`: done in the handler before and after, it ran on one async worker per
+    /// request while the slots waited.
     ///
     /// # Errors
     /// As for [`SolverPool::run`]: one job turned away or failed fails the whole batch.
-    pub async fn analyze_all(&self, grids: Vec<Grid>) -> Result<Vec<Analysis>, PoolError> {
-        let part_count = grids.len().div_ceil(BATCH_PART);
+    pub async fn map_parts<T, R, F>(&self, items: Vec<T>, work: F) -> Result<Vec<R>, PoolError>
+    where
+        T: Send + Sync + 'static,
+        R: Send + 'static,
+        F: Fn(&Solver, usize, &[T]) -> R + Send + Sync + 'static,
+    {
+        let part_count = items.len().div_ceil(BATCH_PART);
         let jobs = self.slot_count.clamp(1, part_count.max(1));
-        let grids: Arc<[Grid]> = grids.into();
+        let items: Arc<[T]> = items.into();
+        let work = Arc::new(work);
         let next_part = Arc::new(AtomicUsize::new(0));
         // Every job is started before any is awaited, so they run at once when slots are
         // free; one that must wait for a slot finds the parts the others left, if any.
         let mut started = Vec::with_capacity(jobs);
         for _ in 0..jobs {
             let slot = self.slot().await?;
-            let (grids, next_part) = (Arc::clone(&grids), Arc::clone(&next_part));
+            let (items, work, next_part) = (
+                Arc::clone(&items),
+                Arc::clone(&work),
+                Arc::clone(&next_part),
+            );
             started.push(self.spawn(slot, move |solver| {
                 let mut done = Vec::new();
                 loop {
                     let part = next_part.fetch_add(1, Ordering::Relaxed);
                     let start = part * BATCH_PART;
-                    if start >= grids.len() {
+                    if start >= items.len() {
                         break done;
                     }
-                    let end = grids.len().min(start + BATCH_PART);
-                    let analyses = grids[start..end].iter().map(|grid| solver.analyze(grid));
-                    done.push((part, analyses.collect()));
+                    let end = items.len().min(start + BATCH_PART);
+                    done.push((part, work(solver, start, &items[start..end])));
                 }
             }));
         }
-        let mut parts: Vec<(usize, Vec<Analysis>)> = Vec::with_capacity(part_count);
+        let mut parts: Vec<(usize, R)> = Vec::with_capacity(part_count);
         for job in started {
             parts.extend(job.await?);
         }
         parts.sort_unstable_by_key(|(part, _)| *part);
-        Ok(parts
-            .into_iter()
-            .flat_map(|(_, analyses)| analyses)
-            .collect())
+        Ok(parts.into_iter().map(|(_, result)| result).collect())
     }
 
     /// Everything `/validate` tells about a grid, worked out in a slot.
@@ -401,6 +412,26 @@ mod tests {
         holder.await.unwrap().unwrap();
     }
 
+    /// Every grid's analysis, in order, each part's first index checked on the way.
+    async fn analyze_all(pool: &SolverPool, grids: Vec<Grid>) -> Vec<Analysis> {
+        let parts = pool
+            .map_parts(grids, |solver, first, part: &[Grid]| {
+                (
+                    first,
+                    part.iter().map(|g| solver.analyze(g)).collect::<Vec<_>>(),
+                )
+            })
+            .await
+            .unwrap();
+        for (number, (first, _)) in parts.iter().enumerate() {
+            assert_eq!(*first, number * BATCH_PART);
+        }
+        parts
+            .into_iter()
+            .flat_map(|(_, analyses)| analyses)
+            .collect()
+    }
+
     #[tokio::test]
     async fn a_batch_keeps_its_order_across_parts() {
         let pool = pool(3, 0);
@@ -411,7 +442,7 @@ mod tests {
             HARD,
             grid(CLASSIC_PUZZLE),
         ];
-        let analyses = pool.analyze_all(grids.clone()).await.unwrap();
+        let analyses = analyze_all(&pool, grids.clone()).await;
         let expected: Vec<Analysis> = grids.iter().map(|g| Solver::default().analyze(g)).collect();
         assert_eq!(analyses, expected);
     }
@@ -429,7 +460,7 @@ mod tests {
                 })
             })
             .collect();
-        let analyses = pool.analyze_all(grids.clone()).await.unwrap();
+        let analyses = analyze_all(&pool, grids.clone()).await;
         let expected: Vec<Analysis> = grids.iter().map(|g| Solver::default().analyze(g)).collect();
         assert_eq!(analyses, expected);
     }

@@ -4,7 +4,9 @@
 //! (LeetCode's `char[][]`), or a 9x9 array of integers (`0` or `null` empty). Errors point
 //! at the offending cell with a JSON pointer and 0-based row and column.
 
-use serde::Serialize;
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::sudoku::{CELLS, Grid, ParseError, cell_value};
@@ -99,6 +101,12 @@ impl Board {
     }
 
     fn from_line(line: &str, pointer: &str) -> Result<Board, BoardError> {
+        if let Some(grid) = Grid::from_plain(line.as_bytes()) {
+            return Ok(Board {
+                grid,
+                format: BoardFormat::Line,
+            });
+        }
         // Unlike the command line, the wire form takes no surrounding whitespace.
         let count = line.chars().count();
         if count != CELLS {
@@ -201,6 +209,88 @@ impl Board {
     }
 }
 
+/// A board as a request carries it, read as the body is parsed: the plain line form (81
+/// bytes of `.` and digits) straight into its grid, with no `String` or [`Value`] built for
+/// it; any other JSON value kept whole for [`Board::from_json`], which reads the other forms
+/// and says what is wrong with a bad one. So a batch of a thousand lines costs a thousand
+/// grids, not a thousand strings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WireBoard {
+    /// The plain line form, already read.
+    Plain(Grid),
+    /// Anything else, as sent.
+    Other(Value),
+}
+
+impl WireBoard {
+    /// The board, as [`Board::from_json`] reads the value sent; `pointer` (computed only
+    /// for a board that is not plain) locates it in the request.
+    ///
+    /// # Errors
+    /// As for [`Board::from_json`].
+    pub fn read(&self, pointer: impl FnOnce() -> String) -> Result<Board, BoardError> {
+        match self {
+            WireBoard::Plain(grid) => Ok(Board {
+                grid: *grid,
+                format: BoardFormat::Line,
+            }),
+            WireBoard::Other(value) => Board::from_json(value, &pointer()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for WireBoard {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<WireBoard, D::Error> {
+        deserializer.deserialize_any(WireBoardVisitor)
+    }
+}
+
+/// Every JSON value a board may be, the plain line caught on the way.
+struct WireBoardVisitor;
+
+impl<'de> Visitor<'de> for WireBoardVisitor {
+    type Value = WireBoard;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a board")
+    }
+
+    fn visit_str<E: de::Error>(self, line: &str) -> Result<WireBoard, E> {
+        Ok(match Grid::from_plain(line.as_bytes()) {
+            Some(grid) => WireBoard::Plain(grid),
+            None => WireBoard::Other(Value::String(line.to_owned())),
+        })
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<WireBoard, A::Error> {
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(WireBoard::Other)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<WireBoard, A::Error> {
+        Value::deserialize(MapAccessDeserializer::new(map)).map(WireBoard::Other)
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::Null))
+    }
+}
+
 /// Reads one array cell: its digit and the form it implies (`None` for `null`).
 fn read_cell(cell: &Value) -> Result<(u8, Option<BoardFormat>), String> {
     match cell {
@@ -286,6 +376,53 @@ mod tests {
             let board = Board::from_json(&render(&grid, format), "/board").unwrap();
             assert_eq!(board, Board { grid, format }, "{format:?}");
         }
+    }
+
+    #[test]
+    fn a_wire_board_reads_as_the_value_it_came_in_reads() {
+        let grid = Grid::from_line(LINE).unwrap();
+        let mut samples: Vec<Value> = [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits]
+            .into_iter()
+            .map(|format| render(&grid, format))
+            .collect();
+        samples.extend([
+            json!(LINE.replace('.', "0")),
+            json!(format!(" {}", &LINE[1..])),
+            json!(format!("{LINE}\n")),
+            json!(LINE.replace('5', "x")),
+            json!(LINE.replace('5', "\u{e9}")),
+            json!(&LINE[1..]),
+            json!(""),
+            json!(null),
+            json!(true),
+            json!(7),
+            json!(-7),
+            json!(2.5),
+            json!({"board": LINE}),
+            json!([[1, 2], "x"]),
+        ]);
+        let mut plain = 0;
+        for value in &samples {
+            let text = serde_json::to_string(value).unwrap();
+            let wire: WireBoard = serde_json::from_str(&text).unwrap();
+            plain += usize::from(matches!(wire, WireBoard::Plain(_)));
+            assert_eq!(
+                wire.read(|| "/boards/3".into()),
+                Board::from_json(value, "/boards/3"),
+                "{text}"
+            );
+        }
+        // The line and its 0-for-empty twin; an escaped line is read the long way.
+        assert_eq!(plain, 2);
+        let escaped: WireBoard =
+            serde_json::from_str(&format!("\"\\u0035{}\"", &LINE[1..])).unwrap();
+        assert_eq!(
+            escaped.read(String::new),
+            Ok(Board {
+                grid,
+                format: BoardFormat::Line
+            })
+        );
     }
 
     #[test]

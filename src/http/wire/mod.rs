@@ -17,7 +17,7 @@ pub mod grade;
 pub mod hint;
 pub mod problem;
 
-pub use board::{Board, BoardError, BoardFormat};
+pub use board::{Board, BoardError, BoardFormat, WireBoard};
 pub use conflict::{CellRef, ConflictBody, conflict_bodies};
 pub use generate::{GenerateQuery, GenerateResponse, ParameterError};
 pub use grade::{GradeResponse, TechniqueBody};
@@ -48,7 +48,7 @@ pub struct BoardRequest {
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
     /// Up to [`MAX_BATCH_BOARDS`] boards, each in any wire form.
-    pub boards: Vec<Value>,
+    pub boards: Vec<WireBoard>,
 }
 
 /// The answer of `/solve`.
