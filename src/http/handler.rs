@@ -17,12 +17,13 @@ use super::pool::SolverPool;
 use super::readiness::Readiness;
 use super::state::Limits;
 use super::wire::{
-    BatchRequest, BatchResult, Board, BoardRequest, ExplainRequest, ExplainResponse, GenerateQuery,
-    GenerateResponse, GradeResponse, HintInput, HintRequest, MAX_BATCH_BOARDS, SolveResponse,
-    StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed, read_max_steps,
+    BatchFailure, BatchRequest, Board, BoardRequest, ExplainRequest, ExplainResponse,
+    GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, MAX_BATCH_BOARDS,
+    SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
+    read_max_steps,
 };
 use crate::sudoku::messages::render;
-use crate::sudoku::{GradeError, HintError, Verdict, find_conflicts};
+use crate::sudoku::{GradeError, Grid, HintError, Verdict, find_conflicts};
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -39,9 +40,15 @@ pub(super) async fn solve(
 
 /// The answer for one analysed board: its solution, or why there is none.
 fn solved(board: &Board, verdict: Verdict) -> Result<SolveResponse, ApiError> {
+    let (solution, unique) = solution(board, verdict)?;
+    Ok(SolveResponse::new(board, &solution, unique))
+}
+
+/// One analysed board's solution and whether it is unique, or why there is none.
+fn solution(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
     match verdict {
-        Verdict::Unique(solution) => Ok(SolveResponse::new(board, &solution, true)),
-        Verdict::Multiple(solution) => Ok(SolveResponse::new(board, &solution, false)),
+        Verdict::Unique(solution) => Ok((solution, true)),
+        Verdict::Multiple(solution) => Ok((solution, false)),
         Verdict::None => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(
             &board.grid,
         )))),
@@ -68,14 +75,24 @@ pub(super) async fn solve_batch(
                 let answer = board
                     .read(|| format!("/boards/{i}"))
                     .map_err(ApiError::from)
-                    .and_then(|board| solved(&board, solver.analyze(&board.grid)?));
+                    .and_then(|board| {
+                        let verdict = solver.analyze(&board.grid)?;
+                        Ok((board, solution(&board, verdict)?))
+                    });
                 if i > 0 {
                     json.push(b',');
                 }
-                write_json(
-                    &mut json,
-                    &BatchResult::from(answer.map_err(|e| e.to_problem())),
-                )?;
+                match answer {
+                    Ok((board, (solution, unique))) => {
+                        SolveResponse::write_json(&mut json, &board, &solution, unique);
+                    }
+                    Err(error) => write_json(
+                        &mut json,
+                        &BatchFailure {
+                            error: error.to_problem(),
+                        },
+                    )?,
+                }
             }
             Ok::<_, ApiError>(json)
         })

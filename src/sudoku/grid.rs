@@ -127,7 +127,7 @@ impl Grid {
     }
 
     /// The 81 bytes of [`Grid::to_line`].
-    fn line_bytes(&self) -> [u8; CELLS] {
+    pub fn line_bytes(&self) -> [u8; CELLS] {
         let mut line = [b'.'; CELLS];
         for (out, &v) in line.iter_mut().zip(self.cells.iter()) {
             if v != 0 {

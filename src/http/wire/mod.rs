@@ -68,35 +68,34 @@ impl SolveResponse {
             unique,
         }
     }
-}
-
-/// One board's result in a batch: its solution, or the problem it would have had alone.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-pub enum BatchResult {
-    /// Solved: the same body `/solve` answers.
-    Solved(SolveResponse),
-    /// Not solved: the problem object `/solve` would have answered, under `error`.
-    Failed {
-        /// The problem (status, code, detail, and `errors` or `conflicts`).
-        error: Problem,
-    },
-}
-
-impl From<Result<SolveResponse, Problem>> for BatchResult {
-    fn from(answer: Result<SolveResponse, Problem>) -> Self {
-        match answer {
-            Ok(solved) => BatchResult::Solved(solved),
-            Err(error) => BatchResult::Failed { error },
+    /// Appends the JSON of [`SolveResponse::new`]'s answer to `out`, the very bytes
+    /// `serde_json` writes for it. The line form, a batch's usual answer, is written
+    /// straight from the grid: through a `Value` and serde's string escaping it cost more
+    /// than reading the board (BENCHMARKS.md).
+    pub fn write_json(out: &mut Vec<u8>, board: &Board, solution: &Grid, unique: bool) {
+        if board.format == BoardFormat::Line {
+            out.extend_from_slice(br#"{"solution":""#);
+            out.extend_from_slice(&solution.line_bytes());
+            out.extend_from_slice(if unique {
+                br#"","unique":true}"#
+            } else {
+                br#"","unique":false}"#
+            });
+        } else {
+            // Writing to a Vec cannot fail, and the body is plain data.
+            let _ = serde_json::to_writer(out, &SolveResponse::new(board, solution, unique));
         }
     }
 }
 
-/// The answer of `/solve/batch`: one result per board, in request order.
+/// A board's result in a batch when it has no solution to give: the problem object
+/// `/solve` would have answered, under `error`. A solved board's result is the body
+/// `/solve` answers ([`SolveResponse::write_json`]); the handler joins them into
+/// `{"results": [...]}`, one per board in request order.
 #[derive(Debug, Serialize)]
-pub struct BatchResponse {
-    /// The results, index for index with the request's boards.
-    pub results: Vec<BatchResult>,
+pub struct BatchFailure {
+    /// The problem (status, code, detail, and `errors` or `conflicts`).
+    pub error: Problem,
 }
 
 /// The answer of `/validate`.
@@ -134,4 +133,28 @@ impl From<&Report> for ValidateResponse {
 pub struct StatusBody {
     /// `ok` or `ready`.
     pub status: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
+
+    #[test]
+    fn an_answer_written_directly_is_the_json_serde_writes() {
+        let puzzle = Grid::from_line(CLASSIC_PUZZLE).unwrap();
+        let solution = Grid::from_line(CLASSIC_SOLUTION).unwrap();
+        for format in [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits] {
+            let board = Board {
+                grid: puzzle,
+                format,
+            };
+            for unique in [true, false] {
+                let mut written = b"[".to_vec();
+                SolveResponse::write_json(&mut written, &board, &solution, unique);
+                let expected = serde_json::to_vec(&SolveResponse::new(&board, &solution, unique));
+                assert_eq!(written[1..], expected.unwrap()[..], "{format:?} {unique}");
+            }
+        }
+    }
 }
