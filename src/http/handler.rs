@@ -23,7 +23,7 @@ use super::wire::{
     read_max_steps,
 };
 use crate::sudoku::messages::render;
-use crate::sudoku::{GradeError, HintError, Verdict, find_conflicts};
+use crate::sudoku::{GradeError, Grid, HintError, Verdict, find_conflicts};
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -32,21 +32,40 @@ const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 pub(super) async fn solve(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
-) -> Result<Json<SolveResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let board = Board::from_json(&request.board, "/board")?;
     let verdict = pool.analyze(board.grid).await??;
-    solved(&board, verdict).map(Json)
+    let (solution, unique) = solution_of(&board, verdict)?;
+    Ok(json_text(SolveResponse::json(&board, &solution, unique)))
 }
 
 /// The answer for one analysed board: its solution, or why there is none.
 fn solved(board: &Board, verdict: Verdict) -> Result<SolveResponse, ApiError> {
+    let (solution, unique) = solution_of(board, verdict)?;
+    Ok(SolveResponse::new(board, &solution, unique))
+}
+
+/// One analysed board's solution and whether it is the only one, or why there is none.
+fn solution_of(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
     match verdict {
-        Verdict::Unique(solution) => Ok(SolveResponse::new(board, &solution, true)),
-        Verdict::Multiple(solution) => Ok(SolveResponse::new(board, &solution, false)),
+        Verdict::Unique(solution) => Ok((solution, true)),
+        Verdict::Multiple(solution) => Ok((solution, false)),
         Verdict::None => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(
             &board.grid,
         )))),
     }
+}
+
+/// A JSON body already written out, answered as [`Json`] answers one.
+fn json_text(text: String) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        text,
+    )
+        .into_response()
 }
 
 /// `POST /solve/batch`: many boards at once, solved across all solver slots; each board

@@ -99,6 +99,14 @@ impl Board {
     }
 
     fn from_line(line: &str, pointer: &str) -> Result<Board, BoardError> {
+        // The common case, 81 cell bytes, read without `char` decoding; anything else takes
+        // the path below, which finds what is wrong and says so.
+        if let Some(grid) = grid_of_cell_bytes(line.as_bytes()) {
+            return Ok(Board {
+                grid,
+                format: BoardFormat::Line,
+            });
+        }
         // Unlike the command line, the wire form takes no surrounding whitespace.
         let count = line.chars().count();
         if count != CELLS {
@@ -201,6 +209,20 @@ impl Board {
     }
 }
 
+/// The grid of a line of exactly 81 cell bytes (`1`-`9`, `.`, `0`); `None` for any other.
+fn grid_of_cell_bytes(line: &[u8]) -> Option<Grid> {
+    let line: &[u8; CELLS] = line.try_into().ok()?;
+    let mut cells = [0u8; CELLS];
+    for (cell, &byte) in cells.iter_mut().zip(line) {
+        *cell = match byte {
+            b'1'..=b'9' => byte - b'0',
+            b'.' | b'0' => 0,
+            _ => return None,
+        };
+    }
+    Grid::from_cells(cells).ok()
+}
+
 /// Reads one array cell: its digit and the form it implies (`None` for `null`).
 fn read_cell(cell: &Value) -> Result<(u8, Option<BoardFormat>), String> {
     match cell {
@@ -249,7 +271,7 @@ pub(super) fn kind_of(value: &Value) -> &'static str {
 /// Writes a grid in the given wire form; empty cells become `.`, `"."` or `0`.
 pub fn render(grid: &Grid, format: BoardFormat) -> Value {
     match format {
-        BoardFormat::Line => Value::String(grid.to_line()),
+        BoardFormat::Line => Value::String(line_of(grid)),
         BoardFormat::Chars => Value::Array(
             grid.cells()
                 .chunks(9)
@@ -269,6 +291,26 @@ pub fn render(grid: &Grid, format: BoardFormat) -> Value {
     }
 }
 
+/// The grid's 81-character line (`.` for empty cells), as [`Grid::to_line`] writes it,
+/// without the formatting machinery.
+fn line_of(grid: &Grid) -> String {
+    let mut line = String::with_capacity(CELLS);
+    push_line(&mut line, grid);
+    line
+}
+
+/// Appends the grid's 81-character line (`.` for empty cells) to `out`.
+pub(super) fn push_line(out: &mut String, grid: &Grid) {
+    let mut line = [b'.'; CELLS];
+    for (byte, &digit) in line.iter_mut().zip(grid.cells()) {
+        if digit != 0 {
+            *byte = b'0' + digit;
+        }
+    }
+    // Digits and dots only: always UTF-8.
+    out.push_str(std::str::from_utf8(&line).unwrap_or_default());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +328,34 @@ mod tests {
             let board = Board::from_json(&render(&grid, format), "/board").unwrap();
             assert_eq!(board, Board { grid, format }, "{format:?}");
         }
+    }
+
+    #[test]
+    fn a_line_reads_to_the_grid_the_core_parses() {
+        let lines = [
+            LINE.to_owned(),
+            LINE.replace('.', "0"),
+            "123456789".repeat(9),
+            ".".repeat(81),
+            "0".repeat(81),
+        ];
+        for line in lines {
+            let board = Board::from_json(&Value::String(line.clone()), "/board").unwrap();
+            assert_eq!(board.grid, Grid::from_line(&line).unwrap(), "{line}");
+            assert_eq!(board.format, BoardFormat::Line);
+        }
+    }
+
+    #[test]
+    fn a_line_of_81_bytes_but_fewer_characters_is_counted_in_characters() {
+        // 27 three-byte characters: 81 bytes, which only the character count tells apart.
+        let line = "\u{2460}".repeat(27);
+        assert_eq!(line.len(), 81);
+        let err = Board::from_json(&Value::String(line), "/board").unwrap_err();
+        assert_eq!(
+            err.message,
+            "board string must have 81 cells, found 27 characters"
+        );
     }
 
     #[test]

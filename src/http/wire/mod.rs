@@ -68,6 +68,27 @@ impl SolveResponse {
             unique,
         }
     }
+
+    /// The JSON text of [`SolveResponse::new`]'s answer, byte for byte what serde writes
+    /// for it: for a board that came as a line (the common case, and `/solve`'s hot path)
+    /// written straight into one buffer, without a [`Value`] or serde in between.
+    pub fn json(board: &Board, solution: &Grid, unique: bool) -> String {
+        if board.format != BoardFormat::Line {
+            let answer = SolveResponse::new(board, solution, unique);
+            // Serializing plain strings, numbers and booleans cannot fail.
+            return serde_json::to_string(&answer).unwrap_or_default();
+        }
+        // The line holds only digits and `.`, which JSON strings take unescaped.
+        let mut json = String::with_capacity(128);
+        json.push_str(r#"{"solution":""#);
+        board::push_line(&mut json, solution);
+        json.push_str(if unique {
+            r#"","unique":true}"#
+        } else {
+            r#"","unique":false}"#
+        });
+        json
+    }
 }
 
 /// One board's result in a batch: its solution, or the problem it would have had alone.
@@ -134,4 +155,37 @@ impl From<&Report> for ValidateResponse {
 pub struct StatusBody {
     /// `ok` or `ready`.
     pub status: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::CLASSIC_PUZZLE;
+
+    #[test]
+    fn the_written_solve_answer_is_what_serde_writes_in_every_form() {
+        let puzzle = Grid::from_line(CLASSIC_PUZZLE).unwrap();
+        let mut solution = puzzle;
+        // A grid with empty cells too, so that `.` is written as well as digits.
+        for (i, cell) in [(0, 0), (40, 7), (80, 9)] {
+            let mut cells = *solution.cells();
+            cells[i] = cell;
+            solution = Grid::from_cells(cells).unwrap();
+        }
+        for format in [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits] {
+            let board = Board {
+                grid: puzzle,
+                format,
+            };
+            for unique in [true, false] {
+                let expected =
+                    serde_json::to_string(&SolveResponse::new(&board, &solution, unique)).unwrap();
+                assert_eq!(
+                    SolveResponse::json(&board, &solution, unique),
+                    expected,
+                    "{format:?}, unique {unique}"
+                );
+            }
+        }
+    }
 }
