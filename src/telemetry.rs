@@ -503,7 +503,10 @@ mod tests {
         paced.flush().unwrap();
         let out = paced.buffer.get_ref();
         assert_eq!(out.count, 1);
-        let expected: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        let mut expected = String::new();
+        for i in 0..100 {
+            writeln!(expected, "line {i}").unwrap();
+        }
         assert_eq!(String::from_utf8(out.bytes.clone()).unwrap(), expected);
     }
 
