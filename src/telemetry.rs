@@ -20,7 +20,7 @@ use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
 use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 use tracing_subscriber::EnvFilter;
-use tracing_subscriber::field::{MakeVisitor, VisitFmt, VisitOutput};
+use tracing_subscriber::field::{RecordFields, VisitOutput};
 use tracing_subscriber::fmt::format::{DefaultVisitor, Format, Writer};
 use tracing_subscriber::fmt::time::FormatTime;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFields};
@@ -221,15 +221,63 @@ fn civil_from_days(days: u64) -> (u64, u64, u64) {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PlainFields;
 
-impl<'writer> MakeVisitor<Writer<'writer>> for PlainFields {
-    type Visitor = PlainVisitor<'writer>;
-
-    fn make_visitor(&self, writer: Writer<'writer>) -> PlainVisitor<'writer> {
-        PlainVisitor {
-            writer,
+impl<'writer> FormatFields<'writer> for PlainFields {
+    fn format_fields<R: RecordFields>(
+        &self,
+        mut writer: Writer<'writer>,
+        fields: R,
+    ) -> fmt::Result {
+        let sanitize = writer.sanitizes_ansi_escapes();
+        // Gathered on the stack and handed on in one piece: a span's fields are kept in a
+        // `String` of their own, which grew (and was copied) field by field.
+        let mut gathered = Gathered {
+            bytes: [0; GATHERED],
+            len: 0,
+            out: &mut writer,
+        };
+        let mut visitor = PlainVisitor {
+            writer: Writer::new(&mut gathered),
+            sanitize,
             is_empty: true,
             result: Ok(()),
+        };
+        fields.record(&mut visitor);
+        visitor.result?;
+        gathered.flush()
+    }
+}
+
+/// Bytes of fields [`PlainFields`] gathers before it writes them on.
+const GATHERED: usize = 256;
+
+/// Text kept on the stack until it is written on to `out`, in one `write_str` when it fits.
+struct Gathered<'a, W: fmt::Write> {
+    bytes: [u8; GATHERED],
+    len: usize,
+    out: &'a mut W,
+}
+
+impl<W: fmt::Write> Gathered<'_, W> {
+    fn flush(&mut self) -> fmt::Result {
+        // Whole `&str`s copied end to end: always UTF-8.
+        let text = std::str::from_utf8(&self.bytes[..self.len]).map_err(|_| fmt::Error)?;
+        self.out.write_str(text)?;
+        self.len = 0;
+        Ok(())
+    }
+}
+
+impl<W: fmt::Write> fmt::Write for Gathered<'_, W> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        if self.len + text.len() > GATHERED {
+            self.flush()?;
+            if text.len() > GATHERED {
+                return self.out.write_str(text);
+            }
         }
+        self.bytes[self.len..self.len + text.len()].copy_from_slice(text.as_bytes());
+        self.len += text.len();
+        Ok(())
     }
 }
 
@@ -237,6 +285,8 @@ impl<'writer> MakeVisitor<Writer<'writer>> for PlainFields {
 #[derive(Debug)]
 pub struct PlainVisitor<'writer> {
     writer: Writer<'writer>,
+    /// Whether a message is escaped (the writer's setting, which the stock visitor reads).
+    sanitize: bool,
     is_empty: bool,
     result: fmt::Result,
 }
@@ -316,7 +366,7 @@ impl Visit for PlainVisitor<'_> {
         if !self.start(field.name()) {
             return;
         }
-        self.result = if field.name() == "message" && self.writer.sanitizes_ansi_escapes() {
+        self.result = if field.name() == "message" && self.sanitize {
             write!(
                 Escaping {
                     inner: &mut self.writer
@@ -326,18 +376,6 @@ impl Visit for PlainVisitor<'_> {
         } else {
             write!(self.writer, "{value:?}")
         };
-    }
-}
-
-impl VisitOutput<fmt::Result> for PlainVisitor<'_> {
-    fn finish(self) -> fmt::Result {
-        self.result
-    }
-}
-
-impl VisitFmt for PlainVisitor<'_> {
-    fn writer(&mut self) -> &mut dyn fmt::Write {
-        &mut self.writer
     }
 }
 
@@ -434,6 +472,11 @@ mod tests {
             "message \u{1b}[2J with {} and \u{85}",
             "args"
         );
+        // Longer than what the field formatter gathers before it writes, in a span and in
+        // an event.
+        let long = "0123456789".repeat(30);
+        let _long_span = tracing::info_span!("long", text = %long, after = 1).entered();
+        tracing::info!(text = %long, after = 2, "long");
         let error = Outer(std::io::Error::other("inner cause"));
         tracing::error!(
             error = &error as &(dyn std::error::Error + 'static),
@@ -513,7 +556,7 @@ mod tests {
     #[test]
     fn lines_are_the_stock_formats_lines() {
         let (stock, ours, _) = both_formats();
-        assert_eq!(stock.len(), 6, "{stock:#?}");
+        assert_eq!(stock.len(), 7, "{stock:#?}");
         assert_eq!(ours, stock);
     }
 
