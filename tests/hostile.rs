@@ -1142,7 +1142,20 @@ fn check_batch_answer(body: &[u8], answer: &Answer) -> Result<(), String> {
     if answer.status != StatusCode::OK || results.len() != request.boards.len() {
         return Err(format!("expected {} results", request.boards.len()));
     }
-    for (i, (board, result)) in request.boards.iter().zip(&results).enumerate() {
+    // The boards as sent, for the oracle below: the server's own type reads plain lines
+    // straight into grids.
+    let sent: Vec<Value> = serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|body| body["boards"].as_array().cloned())
+        .unwrap_or_default();
+    if sent.len() != request.boards.len() {
+        return Err(format!(
+            "{} boards sent, {} read",
+            sent.len(),
+            request.boards.len()
+        ));
+    }
+    for (i, (board, result)) in sent.iter().zip(&results).enumerate() {
         let pointer = format!("/boards/{i}");
         let checked = match Board::from_json(board, &pointer) {
             Ok(read) => match result.get("error") {

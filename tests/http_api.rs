@@ -10,7 +10,7 @@ use common::*;
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
 use sudoku_service::http::ApiError;
-use sudoku_service::http::pool::INLINE_GUESS_BUDGET;
+use sudoku_service::http::pool::{BATCH_PART, INLINE_GUESS_BUDGET};
 use sudoku_service::sudoku::Grid;
 
 #[tokio::test]
@@ -501,6 +501,48 @@ async fn batch_answers_each_board_in_order() {
         results[5],
         json!({"solution": char_rows(SOLUTION), "unique": true})
     );
+}
+
+#[tokio::test]
+async fn a_batch_of_several_parts_answers_each_board_as_solve_would_alone() {
+    let app = app();
+    let kinds = [
+        json!(PUZZLE),
+        int_rows(PUZZLE),
+        json!(clashing_board()),
+        json!("xyz"),
+        char_rows(PUZZLE),
+        json!(SOLUTION),
+        json!(empty_board()),
+    ];
+    // Every kind in every part, at places that move from part to part.
+    let boards: Vec<Value> = (0..3 * BATCH_PART + 5)
+        .map(|i| kinds[(i * 3 + i / BATCH_PART) % kinds.len()].clone())
+        .collect();
+    let answer = post_json(&app, "/solve/batch", &json!({ "boards": boards })).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+    let results = answer.body["results"].as_array().unwrap();
+    assert_eq!(results.len(), boards.len());
+    let mut failed = 0;
+    for (i, (board, result)) in boards.iter().zip(results).enumerate() {
+        let alone = post_json(&app, "/solve", &json!({ "board": board })).await;
+        if alone.status != StatusCode::OK {
+            failed += 1;
+            // The same problem, located in the batch instead of at `/board`.
+            let located = alone
+                .body
+                .to_string()
+                .replace("\"/board", &format!("\"/boards/{i}"));
+            let problem: Value = serde_json::from_str(&located).unwrap();
+            assert_eq!(result, &json!({ "error": problem }), "board {i}");
+        } else if board == &json!(empty_board()) {
+            assert_eq!(result["unique"], false, "board {i}");
+            assert_solves(&Grid::EMPTY, &result["solution"], "empty board");
+        } else {
+            assert_eq!(result, &alone.body, "board {i}");
+        }
+    }
+    assert!(failed >= 2 * 4, "{failed} boards failed");
 }
 
 #[tokio::test]

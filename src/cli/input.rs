@@ -125,28 +125,10 @@ impl BlockReader {
     }
 }
 
-/// The grid of a line of exactly 81 cell bytes (`.`, `0`-`9`) once ASCII whitespace is
-/// trimmed; `None` for anything else, which then takes the general path. Skips the UTF-8
-/// check, the `String` and the character-by-character parse for the usual line.
-// `&`, not `&&`: the lazy form puts back the branch per byte the loop is written to avoid.
-#[allow(clippy::needless_bitwise_bool)]
+/// The grid of a line of exactly 81 cell bytes once ASCII whitespace is trimmed; `None`
+/// for anything else, which then takes the general path.
 fn parse_plain(raw: &[u8]) -> Option<Grid> {
-    let line = raw.trim_ascii();
-    let bytes: &[u8; CELLS] = line.try_into().ok()?;
-    // Without a branch per byte: `.` against a digit was a coin toss for the branch
-    // predictor, about 24 mispredictions a puzzle, and this way the loop vectorizes.
-    let mut cells = [0u8; CELLS];
-    let mut bad = false;
-    for (cell, &byte) in cells.iter_mut().zip(bytes) {
-        let digit = byte.wrapping_sub(b'0');
-        let dot = byte == b'.';
-        bad |= !dot & (digit > 9);
-        *cell = if dot { 0 } else { digit };
-    }
-    if bad {
-        return None;
-    }
-    Grid::from_cells(cells).ok()
+    Grid::from_plain(raw.trim_ascii())
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod grade;
 pub mod healthcheck;
 mod input;
 mod pipeline;
+mod placement;
 mod progress;
 pub mod solve;
 

@@ -17,7 +17,7 @@ use super::pool::SolverPool;
 use super::readiness::Readiness;
 use super::state::Limits;
 use super::wire::{
-    BatchRequest, BatchResponse, BatchResult, Board, BoardRequest, ExplainRequest, ExplainResponse,
+    BatchFailure, BatchRequest, Board, BoardRequest, ExplainRequest, ExplainResponse,
     GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, MAX_BATCH_BOARDS,
     SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
     read_max_steps,
@@ -35,18 +35,14 @@ pub(super) async fn solve(
 ) -> Result<Response, ApiError> {
     let board = Board::from_json(&request.board, "/board")?;
     let verdict = pool.analyze(board.grid).await??;
-    let (solution, unique) = solution_of(&board, verdict)?;
-    Ok(json_text(SolveResponse::json(&board, &solution, unique)))
+    let (solution, unique) = solution(&board, verdict)?;
+    let mut json = Vec::with_capacity(128);
+    SolveResponse::write_json(&mut json, &board, &solution, unique);
+    Ok(json_text(json))
 }
 
-/// The answer for one analysed board: its solution, or why there is none.
-fn solved(board: &Board, verdict: Verdict) -> Result<SolveResponse, ApiError> {
-    let (solution, unique) = solution_of(board, verdict)?;
-    Ok(SolveResponse::new(board, &solution, unique))
-}
-
-/// One analysed board's solution and whether it is the only one, or why there is none.
-fn solution_of(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
+/// One analysed board's solution and whether it is unique, or why there is none.
+fn solution(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
     match verdict {
         Verdict::Unique(solution) => Ok((solution, true)),
         Verdict::Multiple(solution) => Ok((solution, false)),
@@ -57,7 +53,7 @@ fn solution_of(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError
 }
 
 /// A JSON body already written out, answered as [`Json`] answers one.
-fn json_text(text: String) -> Response {
+fn json_text(text: Vec<u8>) -> Response {
     (
         [(
             header::CONTENT_TYPE,
@@ -69,38 +65,70 @@ fn json_text(text: String) -> Response {
 }
 
 /// `POST /solve/batch`: many boards at once, solved across all solver slots; each board
-/// gets the answer `/solve` would have given it, in request order.
+/// gets the answer `/solve` would have given it, in request order. Each part of the batch
+/// is read, solved and written in its job, and the parts' JSON joined here.
 pub(super) async fn solve_batch(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BatchRequest>,
-) -> Result<Json<BatchResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let count = request.boards.len();
     if count == 0 || count > MAX_BATCH_BOARDS {
         return Err(ApiError::InvalidRequest(format!(
             "boards must hold 1 to {MAX_BATCH_BOARDS} boards, found {count}"
         )));
     }
-    let boards: Vec<_> = request
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(i, value)| Board::from_json(value, &format!("/boards/{i}")))
-        .collect();
-    let grids = boards.iter().flatten().map(|board| board.grid).collect();
-    let mut analyses = pool.analyze_all(grids).await?.into_iter();
-    let results = boards
-        .into_iter()
-        .map(|board| {
-            let answer = board.map_err(ApiError::from).and_then(|board| {
-                let analysis = analyses
-                    .next()
-                    .ok_or_else(|| ApiError::Internal("batch result missing".into()))?;
-                solved(&board, analysis?)
-            });
-            BatchResult::from(answer.map_err(|error| error.to_problem()))
+    let parts = pool
+        .map_parts(request.boards, |solver, first, boards| {
+            let mut json = Vec::with_capacity(boards.len() * BATCH_RESULT_BYTES);
+            for (i, board) in (first..).zip(boards) {
+                let answer = board
+                    .read(|| format!("/boards/{i}"))
+                    .map_err(ApiError::from)
+                    .and_then(|board| {
+                        let verdict = solver.analyze(&board.grid)?;
+                        Ok((board, solution(&board, verdict)?))
+                    });
+                if i > 0 {
+                    json.push(b',');
+                }
+                match answer {
+                    Ok((board, (solution, unique))) => {
+                        SolveResponse::write_json(&mut json, &board, &solution, unique);
+                    }
+                    Err(error) => write_json(
+                        &mut json,
+                        &BatchFailure {
+                            error: error.to_problem(),
+                        },
+                    )?,
+                }
+            }
+            Ok::<_, ApiError>(json)
         })
-        .collect();
-    Ok(Json(BatchResponse { results }))
+        .await?;
+    let mut body = Vec::with_capacity(parts.iter().flatten().map(Vec::len).sum::<usize>() + 16);
+    body.extend_from_slice(b"{\"results\":[");
+    for part in parts {
+        body.extend_from_slice(&part?);
+    }
+    body.extend_from_slice(b"]}");
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
+}
+
+/// About the length of one solved board's result in the line form, to size a part's buffer.
+const BATCH_RESULT_BYTES: usize = 112;
+
+/// Appends `value` as compact JSON, as [`Json`] writes a whole body.
+fn write_json(out: &mut Vec<u8>, value: &impl serde::Serialize) -> Result<(), ApiError> {
+    serde_json::to_writer(out, value)
+        .map_err(|err| ApiError::Internal(format!("an answer could not be written: {err}")))
 }
 
 /// `POST /validate`: what the board is, for any well-formed board.

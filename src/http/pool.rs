@@ -7,12 +7,14 @@
 //! job takes a slot, a job that finds none waits in a line of bounded length, and one that
 //! finds the line full is turned away at once ([`PoolError::Overloaded`]).
 
+use std::collections::VecDeque;
 use std::future::Future;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::metrics::Metrics;
 use crate::sudoku::grade::grade_with;
@@ -50,8 +52,12 @@ pub struct SolverPool {
     solver: Solver,
     slots: Arc<Semaphore>,
     slot_count: usize,
-    waiting: AtomicUsize,
+    waiting: Arc<AtomicUsize>,
+    /// Of those waiting, the batches' jobs (see [`SolverPool::map_parts`]).
+    batches_waiting: Arc<AtomicUsize>,
     max_waiting: usize,
+    /// The batches with parts nobody has taken yet, oldest first.
+    batches: Arc<Mutex<VecDeque<Arc<dyn Parts>>>>,
     metrics: Arc<Metrics>,
 }
 
@@ -64,8 +70,10 @@ impl SolverPool {
             solver,
             slots: Arc::new(Semaphore::new(slot_count)),
             slot_count,
-            waiting: AtomicUsize::new(0),
+            waiting: Arc::new(AtomicUsize::new(0)),
+            batches_waiting: Arc::new(AtomicUsize::new(0)),
             max_waiting,
+            batches: Arc::new(Mutex::new(VecDeque::new())),
             metrics,
         }
     }
@@ -90,47 +98,122 @@ impl SolverPool {
         self.run(move |solver| solver.analyze(&grid)).await
     }
 
-    /// Solves and proves uniqueness of every grid, in order. The grids are cut into parts
-    /// of [`BATCH_PART`] that up to one job per slot pull in turn, so the jobs run side by
-    /// side and none is left idle waiting for a slower one to finish its share. Each job
-    /// holds one slot only, so a batch never starves single solves for long.
+    /// Runs `work` over `items` cut into parts of [`BATCH_PART`], and gives back each
+    /// part's result in order; `work` gets the index of the part's first item.
+    ///
+    /// The parts go into a queue that every batch's jobs share. This batch starts up to one
+    /// job per slot, but a job takes parts from the oldest batch in the queue, whichever
+    /// started it, and goes on to the next batch when that one has none left. So with
+    /// several batches in flight the slots pass from one to the next without a pause: when
+    /// each batch's jobs ran its own parts only, a slot sat idle while it went back to the
+    /// next batch's request and that request started a job on the blocking pool, a fifth
+    /// of the machine on two cores (BENCHMARKS.md). A job stops at the end of a batch when
+    /// anyone but another batch's job waits for a slot, so batches never starve single
+    /// requests for long; and this batch answers once its parts are done, whether or not
+    /// its own jobs ever got a slot.
+    ///
+    /// A batch's whole per-board work (reading the board, solving it, writing its answer)
+    /// goes in `work`: done in the handler before and after, it ran on one async worker per
+    /// request while the slots waited.
     ///
     /// # Errors
-    /// As for [`SolverPool::run`]: one job turned away or failed fails the whole batch.
-    pub async fn analyze_all(&self, grids: Vec<Grid>) -> Result<Vec<Analysis>, PoolError> {
-        let part_count = grids.len().div_ceil(BATCH_PART);
-        let jobs = self.slot_count.clamp(1, part_count.max(1));
-        let grids: Arc<[Grid]> = grids.into();
-        let next_part = Arc::new(AtomicUsize::new(0));
-        // Every job is started before any is awaited, so they run at once when slots are
-        // free; one that must wait for a slot finds the parts the others left, if any.
-        let mut started = Vec::with_capacity(jobs);
-        for _ in 0..jobs {
-            let slot = self.slot().await?;
-            let (grids, next_part) = (Arc::clone(&grids), Arc::clone(&next_part));
-            started.push(self.spawn(slot, move |solver| {
-                let mut done = Vec::new();
-                loop {
-                    let part = next_part.fetch_add(1, Ordering::Relaxed);
-                    let start = part * BATCH_PART;
-                    if start >= grids.len() {
-                        break done;
-                    }
-                    let end = grids.len().min(start + BATCH_PART);
-                    let analyses = grids[start..end].iter().map(|grid| solver.analyze(grid));
-                    done.push((part, analyses.collect()));
+    /// As for [`SolverPool::run`]: a job turned away fails the whole batch, and so does a
+    /// part that panicked.
+    pub async fn map_parts<T, R, F>(&self, items: Vec<T>, work: F) -> Result<Vec<R>, PoolError>
+    where
+        T: Send + Sync + 'static,
+        R: Send + 'static,
+        F: Fn(&Solver, usize, &[T]) -> R + Send + Sync + 'static,
+    {
+        let part_count = items.len().div_ceil(BATCH_PART);
+        if part_count == 0 {
+            return Ok(Vec::new());
+        }
+        let batch = Arc::new(Batch {
+            items: items.into(),
+            work,
+            part_count,
+            next_part: AtomicUsize::new(0),
+            results: Mutex::new((0..part_count).map(|_| None).collect()),
+            left: AtomicUsize::new(part_count),
+            given_up: AtomicBool::new(false),
+            finished: Notify::new(),
+        });
+        let queued: Arc<dyn Parts> = batch.clone();
+        lock(&self.batches).push_back(Arc::clone(&queued));
+        // Also when the request goes away: the jobs then skip what is left of it.
+        let _give_up = GiveUp {
+            batches: &self.batches,
+            batch: &queued,
+            given_up: &batch.given_up,
+        };
+        let jobs = self.slot_count.min(part_count);
+        let mut started = 0;
+        while started < jobs {
+            tokio::select! {
+                biased;
+                () = batch.finished.notified() => break,
+                slot = self.batch_slot() => {
+                    // Not awaited: the job may outlive this request, working on the
+                    // batches after it, and its own panics are caught part by part.
+                    drop(self.spawn(slot?, self.batch_job(Arc::clone(&queued))));
+                    started += 1;
                 }
-            }));
+            }
         }
-        let mut parts: Vec<(usize, Vec<Analysis>)> = Vec::with_capacity(part_count);
-        for job in started {
-            parts.extend(job.await?);
+        if started == jobs {
+            batch.finished.notified().await;
         }
-        parts.sort_unstable_by_key(|(part, _)| *part);
-        Ok(parts
+        let results = std::mem::take(&mut *lock(&batch.results));
+        results
             .into_iter()
-            .flat_map(|(_, analyses)| analyses)
-            .collect())
+            .map(|result| match result {
+                Some(Ok(result)) => Ok(result),
+                Some(Err(panic)) => Err(PoolError::Failed(panic)),
+                None => Err(PoolError::Failed("a batch part was never run".into())),
+            })
+            .collect()
+    }
+
+    /// A slot for a batch's job, counted as such while it waits.
+    async fn batch_slot(&self) -> Result<OwnedSemaphorePermit, PoolError> {
+        self.batches_waiting.fetch_add(1, Ordering::AcqRel);
+        let _counted = WaitingPlace(&self.batches_waiting);
+        self.slot().await
+    }
+
+    /// What a job of batch `own` does in its slot: parts of the oldest batch queued, batch
+    /// after batch, until none is left, or until `own` has no part left to take and
+    /// someone else waits for the slot. Never before that: a batch whose jobs have all
+    /// started counts on them to reach its parts.
+    fn batch_job(&self, own: Arc<dyn Parts>) -> impl FnOnce(&Solver) + Send + 'static + use<> {
+        let batches = Arc::clone(&self.batches);
+        let (waiting, batches_waiting) =
+            (Arc::clone(&self.waiting), Arc::clone(&self.batches_waiting));
+        move |solver| {
+            loop {
+                let Some(batch) = lock(&batches).front().cloned() else {
+                    return;
+                };
+                if batch.run_next(solver) {
+                    continue;
+                }
+                {
+                    let mut queue = lock(&batches);
+                    if queue
+                        .front()
+                        .is_some_and(|front| Arc::ptr_eq(front, &batch))
+                    {
+                        queue.pop_front();
+                    }
+                }
+                if own.exhausted()
+                    && waiting.load(Ordering::Acquire) > batches_waiting.load(Ordering::Acquire)
+                {
+                    return;
+                }
+            }
+        }
     }
 
     /// Everything `/validate` tells about a grid, worked out in a slot.
@@ -305,6 +388,93 @@ impl Drop for WaitingPlace<'_> {
     }
 }
 
+/// A batch's parts, as any batch job takes them (see [`SolverPool::map_parts`]).
+trait Parts: Send + Sync {
+    /// Runs the next part nobody has taken; false when none is left (or the batch was
+    /// given up).
+    fn run_next(&self, solver: &Solver) -> bool;
+
+    /// Whether every part has been taken (or the batch was given up).
+    fn exhausted(&self) -> bool;
+}
+
+/// One batch in the queue: its items, its work, and its parts' results as they come.
+struct Batch<T, R, F> {
+    items: Box<[T]>,
+    work: F,
+    part_count: usize,
+    next_part: AtomicUsize,
+    /// Each part's result, or the message of its panic.
+    results: Mutex<Vec<Option<Result<R, String>>>>,
+    /// Parts not yet done; the last to finish wakes the request.
+    left: AtomicUsize,
+    given_up: AtomicBool,
+    finished: Notify,
+}
+
+impl<T, R, F> Parts for Batch<T, R, F>
+where
+    T: Send + Sync,
+    R: Send,
+    F: Fn(&Solver, usize, &[T]) -> R + Send + Sync,
+{
+    fn run_next(&self, solver: &Solver) -> bool {
+        if self.given_up.load(Ordering::Acquire) {
+            return false;
+        }
+        let part = self.next_part.fetch_add(1, Ordering::Relaxed);
+        if part >= self.part_count {
+            return false;
+        }
+        let start = part * BATCH_PART;
+        let end = self.items.len().min(start + BATCH_PART);
+        // Caught so that a panic fails this batch alone, not the job's slot and every
+        // batch after it, and the request still hears of it instead of waiting forever.
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            (self.work)(solver, start, &self.items[start..end])
+        }))
+        .map_err(|panic| {
+            let text = panic
+                .downcast_ref::<&str>()
+                .map(|text| (*text).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            format!("a batch part panicked: {text}")
+        });
+        lock(&self.results)[part] = Some(result);
+        if self.left.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.finished.notify_one();
+        }
+        true
+    }
+
+    fn exhausted(&self) -> bool {
+        self.given_up.load(Ordering::Acquire)
+            || self.next_part.load(Ordering::Relaxed) >= self.part_count
+    }
+}
+
+/// Marks a batch given up and takes it off the queue when dropped: its request has its
+/// answer, or went away.
+struct GiveUp<'a> {
+    batches: &'a Mutex<VecDeque<Arc<dyn Parts>>>,
+    batch: &'a Arc<dyn Parts>,
+    given_up: &'a AtomicBool,
+}
+
+impl Drop for GiveUp<'_> {
+    fn drop(&mut self) {
+        self.given_up.store(true, Ordering::Release);
+        lock(self.batches).retain(|queued| !Arc::ptr_eq(queued, self.batch));
+    }
+}
+
+/// The lock, even if a holder panicked: the queue and the results stay consistent, as
+/// each is changed in one step.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,6 +571,26 @@ mod tests {
         holder.await.unwrap().unwrap();
     }
 
+    /// Every grid's analysis, in order, each part's first index checked on the way.
+    async fn analyze_all(pool: &SolverPool, grids: Vec<Grid>) -> Vec<Analysis> {
+        let parts = pool
+            .map_parts(grids, |solver, first, part: &[Grid]| {
+                (
+                    first,
+                    part.iter().map(|g| solver.analyze(g)).collect::<Vec<_>>(),
+                )
+            })
+            .await
+            .unwrap();
+        for (number, (first, _)) in parts.iter().enumerate() {
+            assert_eq!(*first, number * BATCH_PART);
+        }
+        parts
+            .into_iter()
+            .flat_map(|(_, analyses)| analyses)
+            .collect()
+    }
+
     #[tokio::test]
     async fn a_batch_keeps_its_order_across_parts() {
         let pool = pool(3, 0);
@@ -411,7 +601,7 @@ mod tests {
             HARD,
             grid(CLASSIC_PUZZLE),
         ];
-        let analyses = pool.analyze_all(grids.clone()).await.unwrap();
+        let analyses = analyze_all(&pool, grids.clone()).await;
         let expected: Vec<Analysis> = grids.iter().map(|g| Solver::default().analyze(g)).collect();
         assert_eq!(analyses, expected);
     }
@@ -429,9 +619,98 @@ mod tests {
                 })
             })
             .collect();
-        let analyses = pool.analyze_all(grids.clone()).await.unwrap();
+        let analyses = analyze_all(&pool, grids.clone()).await;
         let expected: Vec<Analysis> = grids.iter().map(|g| Solver::default().analyze(g)).collect();
         assert_eq!(analyses, expected);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn batches_at_once_on_one_slot_each_get_their_own_answers() {
+        let pool = pool(1, 8);
+        let batches: Vec<Vec<Grid>> = (0..4)
+            .map(|n| {
+                (0..2 * BATCH_PART + n)
+                    .map(|i| {
+                        grid(if (i + n) % 5 == 0 {
+                            CLASSIC_SOLUTION
+                        } else {
+                            CLASSIC_PUZZLE
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let answers = futures_join_all(batches.iter().map(|grids| {
+            let pool = Arc::clone(&pool);
+            let grids = grids.clone();
+            async move { analyze_all(&pool, grids).await }
+        }))
+        .await;
+        for (grids, analyses) in batches.iter().zip(answers) {
+            let expected: Vec<Analysis> =
+                grids.iter().map(|g| Solver::default().analyze(g)).collect();
+            assert_eq!(analyses, expected);
+        }
+        assert!(lock(&pool.batches).is_empty(), "a batch left in the queue");
+    }
+
+    /// Runs the futures side by side on the runtime and collects their outputs in order.
+    async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        let handles: Vec<_> = futures.map(tokio::spawn).collect();
+        let mut outputs = Vec::new();
+        for handle in handles {
+            outputs.push(handle.await.unwrap());
+        }
+        outputs
+    }
+
+    #[tokio::test]
+    async fn a_part_that_panics_fails_its_batch_alone() {
+        let pool = pool(1, 0);
+        let failed = pool
+            .map_parts(vec![0u8; 3 * BATCH_PART], |_, first, _| {
+                assert!(first != BATCH_PART, "forced panic in the second part");
+                first
+            })
+            .await;
+        assert!(
+            matches!(&failed, Err(PoolError::Failed(text)) if text.contains("forced panic")),
+            "{failed:?}"
+        );
+        let firsts = pool
+            .map_parts(vec![0u8; 2 * BATCH_PART], |_, first, _| first)
+            .await;
+        assert_eq!(firsts, Ok(vec![0, BATCH_PART]));
+    }
+
+    #[tokio::test]
+    async fn a_batch_whose_request_went_away_is_never_worked_on() {
+        let pool = pool(1, 1);
+        let (release, holder) = hold_the_slot(&pool).await;
+        let runs = Arc::new(AtomicUsize::new(0));
+        {
+            let counted = Arc::clone(&runs);
+            let abandoned = pool.map_parts(vec![0u8; 4 * BATCH_PART], move |_, _, _| {
+                counted.fetch_add(1, Ordering::Relaxed);
+            });
+            tokio::pin!(abandoned);
+            tokio::select! {
+                biased;
+                _ = &mut abandoned => panic!("answered while the only slot was held"),
+                () = std::future::ready(()) => {}
+            }
+            assert_eq!(lock(&pool.batches).len(), 1);
+        }
+        assert!(lock(&pool.batches).is_empty(), "still queued once dropped");
+        release.send(()).unwrap();
+        holder.await.unwrap().unwrap();
+        let firsts = pool.map_parts(vec![0u8; 2], |_, first, _| first).await;
+        assert_eq!(firsts, Ok(vec![0]));
+        assert_eq!(runs.load(Ordering::Relaxed), 0);
     }
 
     #[tokio::test]

@@ -4,7 +4,9 @@
 //! (LeetCode's `char[][]`), or a 9x9 array of integers (`0` or `null` empty). Errors point
 //! at the offending cell with a JSON pointer and 0-based row and column.
 
-use serde::Serialize;
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::sudoku::{CELLS, Grid, ParseError, cell_value};
@@ -99,9 +101,7 @@ impl Board {
     }
 
     fn from_line(line: &str, pointer: &str) -> Result<Board, BoardError> {
-        // The common case, 81 cell bytes, read without `char` decoding; anything else takes
-        // the path below, which finds what is wrong and says so.
-        if let Some(grid) = grid_of_cell_bytes(line.as_bytes()) {
+        if let Some(grid) = Grid::from_plain(line.as_bytes()) {
             return Ok(Board {
                 grid,
                 format: BoardFormat::Line,
@@ -209,18 +209,86 @@ impl Board {
     }
 }
 
-/// The grid of a line of exactly 81 cell bytes (`1`-`9`, `.`, `0`); `None` for any other.
-fn grid_of_cell_bytes(line: &[u8]) -> Option<Grid> {
-    let line: &[u8; CELLS] = line.try_into().ok()?;
-    let mut cells = [0u8; CELLS];
-    for (cell, &byte) in cells.iter_mut().zip(line) {
-        *cell = match byte {
-            b'1'..=b'9' => byte - b'0',
-            b'.' | b'0' => 0,
-            _ => return None,
-        };
+/// A board as a request carries it, read as the body is parsed: the plain line form (81
+/// bytes of `.` and digits) straight into its grid, with no `String` or [`Value`] built for
+/// it; any other JSON value kept whole for [`Board::from_json`], which reads the other forms
+/// and says what is wrong with a bad one. So a batch of a thousand lines costs a thousand
+/// grids, not a thousand strings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WireBoard {
+    /// The plain line form, already read.
+    Plain(Grid),
+    /// Anything else, as sent.
+    Other(Value),
+}
+
+impl WireBoard {
+    /// The board, as [`Board::from_json`] reads the value sent; `pointer` (computed only
+    /// for a board that is not plain) locates it in the request.
+    ///
+    /// # Errors
+    /// As for [`Board::from_json`].
+    pub fn read(&self, pointer: impl FnOnce() -> String) -> Result<Board, BoardError> {
+        match self {
+            WireBoard::Plain(grid) => Ok(Board {
+                grid: *grid,
+                format: BoardFormat::Line,
+            }),
+            WireBoard::Other(value) => Board::from_json(value, &pointer()),
+        }
     }
-    Grid::from_cells(cells).ok()
+}
+
+impl<'de> Deserialize<'de> for WireBoard {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<WireBoard, D::Error> {
+        deserializer.deserialize_any(WireBoardVisitor)
+    }
+}
+
+/// Every JSON value a board may be, the plain line caught on the way.
+struct WireBoardVisitor;
+
+impl<'de> Visitor<'de> for WireBoardVisitor {
+    type Value = WireBoard;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a board")
+    }
+
+    fn visit_str<E: de::Error>(self, line: &str) -> Result<WireBoard, E> {
+        Ok(match Grid::from_plain(line.as_bytes()) {
+            Some(grid) => WireBoard::Plain(grid),
+            None => WireBoard::Other(Value::String(line.to_owned())),
+        })
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<WireBoard, A::Error> {
+        Value::deserialize(SeqAccessDeserializer::new(seq)).map(WireBoard::Other)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<WireBoard, A::Error> {
+        Value::deserialize(MapAccessDeserializer::new(map)).map(WireBoard::Other)
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::from(value)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<WireBoard, E> {
+        Ok(WireBoard::Other(Value::Null))
+    }
 }
 
 /// Reads one array cell: its digit and the form it implies (`None` for `null`).
@@ -271,7 +339,7 @@ pub(super) fn kind_of(value: &Value) -> &'static str {
 /// Writes a grid in the given wire form; empty cells become `.`, `"."` or `0`.
 pub fn render(grid: &Grid, format: BoardFormat) -> Value {
     match format {
-        BoardFormat::Line => Value::String(line_of(grid)),
+        BoardFormat::Line => Value::String(grid.to_line()),
         BoardFormat::Chars => Value::Array(
             grid.cells()
                 .chunks(9)
@@ -289,26 +357,6 @@ pub fn render(grid: &Grid, format: BoardFormat) -> Value {
                 .collect(),
         ),
     }
-}
-
-/// The grid's 81-character line (`.` for empty cells), as [`Grid::to_line`] writes it,
-/// without the formatting machinery.
-fn line_of(grid: &Grid) -> String {
-    let mut line = String::with_capacity(CELLS);
-    push_line(&mut line, grid);
-    line
-}
-
-/// Appends the grid's 81-character line (`.` for empty cells) to `out`.
-pub(super) fn push_line(out: &mut String, grid: &Grid) {
-    let mut line = [b'.'; CELLS];
-    for (byte, &digit) in line.iter_mut().zip(grid.cells()) {
-        if digit != 0 {
-            *byte = b'0' + digit;
-        }
-    }
-    // Digits and dots only: always UTF-8.
-    out.push_str(std::str::from_utf8(&line).unwrap_or_default());
 }
 
 #[cfg(test)]
@@ -331,19 +379,50 @@ mod tests {
     }
 
     #[test]
-    fn a_line_reads_to_the_grid_the_core_parses() {
-        let lines = [
-            LINE.to_owned(),
-            LINE.replace('.', "0"),
-            "123456789".repeat(9),
-            ".".repeat(81),
-            "0".repeat(81),
-        ];
-        for line in lines {
-            let board = Board::from_json(&Value::String(line.clone()), "/board").unwrap();
-            assert_eq!(board.grid, Grid::from_line(&line).unwrap(), "{line}");
-            assert_eq!(board.format, BoardFormat::Line);
+    fn a_wire_board_reads_as_the_value_it_came_in_reads() {
+        let grid = Grid::from_line(LINE).unwrap();
+        let mut samples: Vec<Value> = [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits]
+            .into_iter()
+            .map(|format| render(&grid, format))
+            .collect();
+        samples.extend([
+            json!(LINE.replace('.', "0")),
+            json!(format!(" {}", &LINE[1..])),
+            json!(format!("{LINE}\n")),
+            json!(LINE.replace('5', "x")),
+            json!(LINE.replace('5', "\u{e9}")),
+            json!(&LINE[1..]),
+            json!(""),
+            json!(null),
+            json!(true),
+            json!(7),
+            json!(-7),
+            json!(2.5),
+            json!({"board": LINE}),
+            json!([[1, 2], "x"]),
+        ]);
+        let mut plain = 0;
+        for value in &samples {
+            let text = serde_json::to_string(value).unwrap();
+            let wire: WireBoard = serde_json::from_str(&text).unwrap();
+            plain += usize::from(matches!(wire, WireBoard::Plain(_)));
+            assert_eq!(
+                wire.read(|| "/boards/3".into()),
+                Board::from_json(value, "/boards/3"),
+                "{text}"
+            );
         }
+        // The line and its 0-for-empty twin; an escaped line is read the long way.
+        assert_eq!(plain, 2);
+        let escaped: WireBoard =
+            serde_json::from_str(&format!("\"\\u0035{}\"", &LINE[1..])).unwrap();
+        assert_eq!(
+            escaped.read(String::new),
+            Ok(Board {
+                grid,
+                format: BoardFormat::Line
+            })
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub mod grade;
 pub mod hint;
 pub mod problem;
 
-pub use board::{Board, BoardError, BoardFormat};
+pub use board::{Board, BoardError, BoardFormat, WireBoard};
 pub use conflict::{CellRef, ConflictBody, conflict_bodies};
 pub use generate::{GenerateQuery, GenerateResponse, ParameterError};
 pub use grade::{GradeResponse, TechniqueBody};
@@ -48,7 +48,7 @@ pub struct BoardRequest {
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
     /// Up to [`MAX_BATCH_BOARDS`] boards, each in any wire form.
-    pub boards: Vec<Value>,
+    pub boards: Vec<WireBoard>,
 }
 
 /// The answer of `/solve`.
@@ -68,56 +68,34 @@ impl SolveResponse {
             unique,
         }
     }
-
-    /// The JSON text of [`SolveResponse::new`]'s answer, byte for byte what serde writes
-    /// for it: for a board that came as a line (the common case, and `/solve`'s hot path)
-    /// written straight into one buffer, without a [`Value`] or serde in between.
-    pub fn json(board: &Board, solution: &Grid, unique: bool) -> String {
-        if board.format != BoardFormat::Line {
-            let answer = SolveResponse::new(board, solution, unique);
-            // Serializing plain strings, numbers and booleans cannot fail.
-            return serde_json::to_string(&answer).unwrap_or_default();
-        }
-        // The line holds only digits and `.`, which JSON strings take unescaped.
-        let mut json = String::with_capacity(128);
-        json.push_str(r#"{"solution":""#);
-        board::push_line(&mut json, solution);
-        json.push_str(if unique {
-            r#"","unique":true}"#
+    /// Appends the JSON of [`SolveResponse::new`]'s answer to `out`, the very bytes
+    /// `serde_json` writes for it. The line form, a batch's usual answer, is written
+    /// straight from the grid: through a `Value` and serde's string escaping it cost more
+    /// than reading the board (BENCHMARKS.md).
+    pub fn write_json(out: &mut Vec<u8>, board: &Board, solution: &Grid, unique: bool) {
+        if board.format == BoardFormat::Line {
+            out.extend_from_slice(br#"{"solution":""#);
+            out.extend_from_slice(&solution.line_bytes());
+            out.extend_from_slice(if unique {
+                br#"","unique":true}"#
+            } else {
+                br#"","unique":false}"#
+            });
         } else {
-            r#"","unique":false}"#
-        });
-        json
-    }
-}
-
-/// One board's result in a batch: its solution, or the problem it would have had alone.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-pub enum BatchResult {
-    /// Solved: the same body `/solve` answers.
-    Solved(SolveResponse),
-    /// Not solved: the problem object `/solve` would have answered, under `error`.
-    Failed {
-        /// The problem (status, code, detail, and `errors` or `conflicts`).
-        error: Problem,
-    },
-}
-
-impl From<Result<SolveResponse, Problem>> for BatchResult {
-    fn from(answer: Result<SolveResponse, Problem>) -> Self {
-        match answer {
-            Ok(solved) => BatchResult::Solved(solved),
-            Err(error) => BatchResult::Failed { error },
+            // Writing to a Vec cannot fail, and the body is plain data.
+            let _ = serde_json::to_writer(out, &SolveResponse::new(board, solution, unique));
         }
     }
 }
 
-/// The answer of `/solve/batch`: one result per board, in request order.
+/// A board's result in a batch when it has no solution to give: the problem object
+/// `/solve` would have answered, under `error`. A solved board's result is the body
+/// `/solve` answers ([`SolveResponse::write_json`]); the handler joins them into
+/// `{"results": [...]}`, one per board in request order.
 #[derive(Debug, Serialize)]
-pub struct BatchResponse {
-    /// The results, index for index with the request's boards.
-    pub results: Vec<BatchResult>,
+pub struct BatchFailure {
+    /// The problem (status, code, detail, and `errors` or `conflicts`).
+    pub error: Problem,
 }
 
 /// The answer of `/validate`.
@@ -160,31 +138,22 @@ pub struct StatusBody {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::CLASSIC_PUZZLE;
+    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
     #[test]
-    fn the_written_solve_answer_is_what_serde_writes_in_every_form() {
+    fn an_answer_written_directly_is_the_json_serde_writes() {
         let puzzle = Grid::from_line(CLASSIC_PUZZLE).unwrap();
-        let mut solution = puzzle;
-        // A grid with empty cells too, so that `.` is written as well as digits.
-        for (i, cell) in [(0, 0), (40, 7), (80, 9)] {
-            let mut cells = *solution.cells();
-            cells[i] = cell;
-            solution = Grid::from_cells(cells).unwrap();
-        }
+        let solution = Grid::from_line(CLASSIC_SOLUTION).unwrap();
         for format in [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits] {
             let board = Board {
                 grid: puzzle,
                 format,
             };
             for unique in [true, false] {
-                let expected =
-                    serde_json::to_string(&SolveResponse::new(&board, &solution, unique)).unwrap();
-                assert_eq!(
-                    SolveResponse::json(&board, &solution, unique),
-                    expected,
-                    "{format:?}, unique {unique}"
-                );
+                let mut written = b"[".to_vec();
+                SolveResponse::write_json(&mut written, &board, &solution, unique);
+                let expected = serde_json::to_vec(&SolveResponse::new(&board, &solution, unique));
+                assert_eq!(written[1..], expected.unwrap()[..], "{format:?} {unique}");
             }
         }
     }
