@@ -73,6 +73,7 @@ fn check_json_content_type(value: Option<&header::HeaderValue>) -> Result<(), Ap
             "missing Content-Type; send the body as application/json".into(),
         ));
     };
+    // Compared without case and without a lowercased copy: this runs on every JSON request.
     let essence = value
         .to_str()
         .unwrap_or_default()
@@ -80,9 +81,10 @@ fn check_json_content_type(value: Option<&header::HeaderValue>) -> Result<(), Ap
         .next()
         .unwrap_or_default()
         .trim()
-        .to_ascii_lowercase();
-    let is_json = essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"));
+        .as_bytes();
+    let (kind, subtype) = essence.split_at(essence.len().min(b"application/".len()));
+    let is_json = kind.eq_ignore_ascii_case(b"application/")
+        && (subtype.eq_ignore_ascii_case(b"json") || ends_with_ignoring_case(subtype, b"+json"));
     if is_json {
         Ok(())
     } else {
@@ -91,6 +93,10 @@ fn check_json_content_type(value: Option<&header::HeaderValue>) -> Result<(), Ap
             value.to_str().unwrap_or("<not text>")
         )))
     }
+}
+
+fn ends_with_ignoring_case(text: &[u8], suffix: &[u8]) -> bool {
+    text.len() >= suffix.len() && text[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
 }
 
 /// Parses JSON, telling broken JSON apart from JSON of the wrong shape.
@@ -130,13 +136,24 @@ mod tests {
             "application/json",
             "Application/JSON; charset=utf-8",
             "application/problem+json",
+            "APPLICATION/Vnd.Api+JSON ; q=1",
+            "application/+json",
         ] {
             assert!(
                 check_json_content_type(Some(&HeaderValue::from_static(ok))).is_ok(),
                 "{ok}"
             );
         }
-        for bad in ["text/plain", "application/jsonx", "multipart/form-data", ""] {
+        for bad in [
+            "text/plain",
+            "application/jsonx",
+            "multipart/form-data",
+            "",
+            "text/json",
+            "application/xml",
+            "applicatio/json",
+            "text/application/json",
+        ] {
             assert!(
                 check_json_content_type(Some(&HeaderValue::from_static(bad))).is_err(),
                 "{bad:?}"

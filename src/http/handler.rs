@@ -32,16 +32,13 @@ const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 pub(super) async fn solve(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
-) -> Result<Json<SolveResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let board = Board::from_json(&request.board, "/board")?;
     let verdict = pool.analyze(board.grid).await??;
-    solved(&board, verdict).map(Json)
-}
-
-/// The answer for one analysed board: its solution, or why there is none.
-fn solved(board: &Board, verdict: Verdict) -> Result<SolveResponse, ApiError> {
-    let (solution, unique) = solution(board, verdict)?;
-    Ok(SolveResponse::new(board, &solution, unique))
+    let (solution, unique) = solution(&board, verdict)?;
+    let mut json = Vec::with_capacity(128);
+    SolveResponse::write_json(&mut json, &board, &solution, unique);
+    Ok(json_text(json))
 }
 
 /// One analysed board's solution and whether it is unique, or why there is none.
@@ -53,6 +50,18 @@ fn solution(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
             &board.grid,
         )))),
     }
+}
+
+/// A JSON body already written out, answered as [`Json`] answers one.
+fn json_text(text: Vec<u8>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        text,
+    )
+        .into_response()
 }
 
 /// `POST /solve/batch`: many boards at once, solved across all solver slots; each board

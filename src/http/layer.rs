@@ -1,7 +1,8 @@
 //! The middleware around the routes: deadline, problem bodies for axum's own errors,
 //! request logs and ids, CORS, and the headers a security scanner looks for.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -10,6 +11,7 @@ use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+use tower_http::request_id::{MakeRequestId, RequestId};
 
 use super::auth::X_API_KEY;
 use super::error::{ApiError, PROBLEM_JSON};
@@ -24,6 +26,51 @@ pub(super) const API_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; frame-
 
 /// The header that carries a request's id, taken from the client or made up.
 pub(super) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Request ids shaped as UUIDs (version 4, lowercase, hyphenated), made without a
+/// `getrandom` system call per request (which `MakeRequestUuid` makes, on every request of
+/// every endpoint).
+///
+/// Unique within the process: the low 62 bits are a bijection of a counter that never
+/// repeats (2^62 requests), the rest a key drawn once at start (60 random bits), which
+/// also tells the ids of different processes apart. Not secret and not meant to be: an id
+/// names a request in the logs, and a client may send its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct MakeRequestIds;
+
+impl MakeRequestId for MakeRequestIds {
+    fn make_request_id<B>(&mut self, _request: &Request<B>) -> Option<RequestId> {
+        let mut text = uuid::Uuid::encode_buffer();
+        let id = next_request_uuid().hyphenated().encode_lower(&mut text);
+        HeaderValue::from_str(id).ok().map(RequestId::new)
+    }
+}
+
+/// The next request id of this process (see [`MakeRequestIds`]).
+fn next_request_uuid() -> uuid::Uuid {
+    static KEY: OnceLock<(u64, u64)> = OnceLock::new();
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let (high, low) = *KEY.get_or_init(|| uuid::Uuid::new_v4().as_u64_pair());
+    let count = COUNT.fetch_add(1, Ordering::Relaxed);
+    // The version (4) in bits 12-15 of the high half, the variant (0b10) in the top two
+    // bits of the low half, as in a random UUID.
+    let high = (high & !0xf000) | 0x4000;
+    let low = (1 << 63) | scramble_62(count ^ low);
+    uuid::Uuid::from_u64_pair(high, low)
+}
+
+/// A bijection of the numbers below 2^62 (of the low 62 bits of `value`) that looks
+/// random: multiplications by odd constants and xor-shifts, each one-to-one modulo 2^62.
+/// The constants are those of `SplitMix64`.
+fn scramble_62(value: u64) -> u64 {
+    const MASK: u64 = (1 << 62) - 1;
+    let mut x = value & MASK;
+    x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15) & MASK;
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9) & MASK;
+    x ^= x >> 29;
+    x
+}
 
 /// The span every request's log lines belong to.
 pub(super) fn request_span(request: &Request<Body>) -> tracing::Span {
@@ -193,4 +240,48 @@ pub(super) async fn each_request(
 pub(super) struct AroundEachRequest {
     pub(super) metrics: Arc<Metrics>,
     pub(super) limits: Limits,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn request_ids_do_not_repeat_and_read_as_random_uuids() {
+        let ids: HashSet<uuid::Uuid> = (0..200_000).map(|_| next_request_uuid()).collect();
+        assert_eq!(ids.len(), 200_000);
+        for id in ids.iter().take(1000) {
+            assert_eq!(id.get_version_num(), 4, "{id}");
+            assert_eq!(id.get_variant(), uuid::Variant::RFC4122, "{id}");
+        }
+    }
+
+    #[test]
+    fn the_scramble_is_one_to_one_below_2_to_the_62() {
+        // Consecutive counts, the values next to the top, and the same values with bits
+        // above the 62nd set (which the scramble ignores) in place of those.
+        let mut seen = HashSet::new();
+        for low in (0..50_000).chain(((1 << 62) - 50_000)..(1 << 62)) {
+            let scrambled = scramble_62(low);
+            assert!(scrambled < 1 << 62);
+            assert_eq!(scramble_62(low | (3 << 62)), scrambled);
+            assert!(seen.insert(scrambled), "{low} collides");
+        }
+    }
+
+    #[test]
+    fn a_request_id_is_a_lowercase_hyphenated_uuid() {
+        let request = Request::new(Body::empty());
+        let id = MakeRequestIds.make_request_id(&request).unwrap();
+        let text = id.header_value().to_str().unwrap();
+        assert_eq!(text.len(), 36, "{text}");
+        assert_eq!(
+            uuid::Uuid::parse_str(text)
+                .unwrap()
+                .hyphenated()
+                .to_string(),
+            text
+        );
+    }
 }

@@ -44,7 +44,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::routing::{get, post};
 use tower::ServiceBuilder;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
@@ -102,7 +102,7 @@ pub fn router(state: AppState) -> Router {
     let around_the_routing = ServiceBuilder::new()
         .layer(middleware::map_response(layer::security_headers))
         .layer(middleware::map_request(layer::drop_unusable_request_id))
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, layer::MakeRequestIds))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(layer::request_span)

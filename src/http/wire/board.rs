@@ -426,6 +426,18 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_81_bytes_but_fewer_characters_is_counted_in_characters() {
+        // 27 three-byte characters: 81 bytes, which only the character count tells apart.
+        let line = "\u{2460}".repeat(27);
+        assert_eq!(line.len(), 81);
+        let err = Board::from_json(&Value::String(line), "/board").unwrap_err();
+        assert_eq!(
+            err.message,
+            "board string must have 81 cells, found 27 characters"
+        );
+    }
+
+    #[test]
     fn null_cells_are_empty_in_an_integer_board() {
         let mut rows = digits_rows();
         rows[0][2] = Value::Null;
