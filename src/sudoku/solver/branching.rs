@@ -37,6 +37,7 @@ impl Board {
     /// with the most unsolved peers, with the light rules the first), else the first with the
     /// fewest candidates. Only called on a propagated, unsolved board, where every unsolved
     /// cell has at least two.
+    #[inline(always)]
     pub(super) fn branching_cell(&self, rules: Rules) -> BranchingCell {
         let mut pairs = [0u32; 3];
         let [_, twos, threes] = lanes::candidate_counts(&self.cands);
@@ -120,6 +121,7 @@ impl Board {
     /// every digit everywhere is down to one configuration. Only called on a board propagated
     /// with the full rules, where every band and stack pattern is a union of configurations,
     /// so that either confinement removes candidates.
+    #[inline(always)]
     pub(super) fn branching_configuration(&self) -> Option<(usize, [[u32; 3]; 2])> {
         let mut totals = [0u32; 6];
         // Counted afresh in the bands (in a band update it would cost every puzzle), kept by
@@ -177,6 +179,7 @@ impl Board {
     }
 
     /// Masks the three bands of `digit` (see [`Board::branching_configuration`]).
+    #[inline(always)]
     pub(super) fn confine(&mut self, digit: usize, masks: [u32; 3]) {
         for (band, mask) in masks.into_iter().enumerate() {
             self.cands[3 * digit + band] &= mask;
@@ -184,6 +187,7 @@ impl Board {
     }
 
     /// The digits (bit `d` for digit `d`) still allowed in cell `pos` of `band`.
+    #[inline(always)]
     fn digits_at(&self, band: usize, pos: usize) -> u32 {
         let mut digits = 0;
         for d in 0..9 {

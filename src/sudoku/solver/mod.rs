@@ -68,13 +68,15 @@
 //! # Files
 //! [`tables`] holds the constant tables and their lookups, [`lanes`] the loops done four
 //! masks at a time (SIMD), [`board`] the band board and its propagation, [`branching`] the choice of a branching cell or configuration, [`search`]
-//! the search with its budget and fresh start; this file the public API and the choices
+//! the search with its budget and fresh start, [`isa`] its copy compiled for x86-64-v3 and
+//! the choice of copy made at run time; this file the public API and the choices
 //! made from the givens.
 
 mod board;
 mod branching;
 #[cfg(test)]
 mod differential;
+mod isa;
 mod lanes;
 #[cfg(test)]
 mod reference;
@@ -83,6 +85,7 @@ mod tables;
 
 use super::grid::{CELLS, Grid};
 use board::{Board, Rules};
+use isa::Isa;
 pub use search::{BudgetExhausted, Count};
 
 /// Guesses allowed per search unless configured otherwise. The hardest known 9x9 puzzles
@@ -200,6 +203,17 @@ impl Solver {
         limit: usize,
         rules: Option<Rules>,
     ) -> Result<Count, BudgetExhausted> {
+        self.count_solutions_on(Isa::detected(), grid, limit, rules)
+    }
+
+    /// [`Solver::count_solutions_with`] on the compiled copy of the search `isa`.
+    fn count_solutions_on(
+        &self,
+        isa: Isa,
+        grid: &Grid,
+        limit: usize,
+        rules: Option<Rules>,
+    ) -> Result<Count, BudgetExhausted> {
         // No separate `is_valid` pass, a sizeable share of an easy puzzle's work (see
         // BENCHMARKS.md): `Board::from_grid` finds every clash between givens as it places
         // them.
@@ -217,6 +231,7 @@ impl Solver {
             && givens >= CONFIGURATIONS_FROM_GIVENS
             && self.guess_budget > self.configuration_guesses;
         search::count_solutions(
+            isa,
             board,
             limit,
             rules,
