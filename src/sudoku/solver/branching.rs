@@ -115,8 +115,8 @@ impl Board {
     }
 
     /// tdoku's branching (Dillon's write-up; the code here is ours): in the band or stack
-    /// whose digits have the fewest configurations left in all, the first digit with exactly
-    /// two. Returns the digit and, for each of its two configurations, the masks that confine
+    /// whose digits have the fewest configurations left in all, a digit with exactly two
+    /// (of those, the one with the fewest candidates there). Returns the digit and, for each of its two configurations, the masks that confine
     /// the digit's three bands to it; `None` when that band or stack has no such digit, or
     /// every digit everywhere is down to one configuration. Only called on a board propagated
     /// with the full rules, where every band and stack pattern is a union of configurations,
@@ -142,7 +142,23 @@ impl Board {
         let unit = (0..6)
             .filter(|&unit| totals[unit] > 9)
             .min_by_key(|&unit| totals[unit])?;
-        let digit = (0..9).find(|&digit| count(digit, unit) == 2)?;
+        // Of the digits with two configurations there, the one with the fewest candidates
+        // in the unit: msolve_hardest 304 guesses a puzzle to 296, forum_hardest 156 to
+        // 155; the first such digit, or the one with the most, take more (BENCHMARKS.md,
+        // "Issue 17, second session").
+        let candidates_in_unit = |digit: usize| {
+            if unit < 3 {
+                self.cands[3 * digit + unit].count_ones()
+            } else {
+                let stack = (7 << (3 * (unit - 3))) * ROWS_OF_COLUMN;
+                (0..3)
+                    .map(|band| (self.cands[3 * digit + band] & stack).count_ones())
+                    .sum()
+            }
+        };
+        let digit = (0..9)
+            .filter(|&digit| count(digit, unit) == 2)
+            .min_by_key(|&digit| (candidates_in_unit(digit), digit))?;
         let bands = &self.cands[3 * digit..3 * digit + 3];
         let p = if unit < 3 {
             pattern(bands[unit])

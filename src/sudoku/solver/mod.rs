@@ -38,8 +38,9 @@
 //! board is fairly full (`CONFIGURATION_BRANCHING_OPEN_BELOW`), it branches as tdoku does
 //! instead (Dillon's write-up; the code is ours): a digit takes one row in each box of a
 //! band, one of six *configurations* (one column in each box of a stack, likewise); in the
-//! band or stack whose digits have the fewest configurations left in all, the first digit
-//! with exactly two is confined to one, then the other. The two together take fewer
+//! band or stack whose digits have the fewest configurations left in all, a digit with
+//! exactly two (the one with the fewest candidates there) is confined to one, then the
+//! other. The two together take fewer
 //! guesses than cells alone on each of the five proper sets, most of all on the hardest;
 //! configurations alone take more on the easier sets (BENCHMARKS.md, "What paid off" and
 //! "Why the solver's constants are what they are"). With neither a bivalue cell nor a
