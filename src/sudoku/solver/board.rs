@@ -162,6 +162,7 @@ impl Board {
     }
 
     /// Places every naked single; true when it placed any.
+    #[inline(always)]
     fn place_naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut placed_any = false;
         // Counted for the three bands at once, before any placement: a single placed in one
@@ -198,6 +199,7 @@ impl Board {
 
     /// The band shrink turned sideways: within a stack, a digit takes one column of each
     /// box and one box of each column. True when it removed any candidate.
+    #[inline(always)]
     fn shrink_stacks(&mut self) -> Result<bool, Contradiction> {
         let mut changed = false;
         for d in 0..9 {
@@ -236,6 +238,7 @@ impl Board {
     }
 
     /// Applies the rules until none changes anything.
+    #[inline(always)]
     pub(super) fn propagate(&mut self, rules: Rules) -> Result<(), Contradiction> {
         loop {
             self.update_bands()?;

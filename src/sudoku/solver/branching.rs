@@ -37,6 +37,7 @@ impl Board {
     /// with the most unsolved peers, with the light rules the first), else the first with the
     /// fewest candidates. Only called on a propagated, unsolved board, where every unsolved
     /// cell has at least two.
+    #[inline(always)]
     pub(super) fn branching_cell(&self, rules: Rules) -> BranchingCell {
         let mut pairs = [0u32; 3];
         let [_, twos, threes] = lanes::candidate_counts(&self.cands);
@@ -114,12 +115,13 @@ impl Board {
     }
 
     /// tdoku's branching (Dillon's write-up; the code here is ours): in the band or stack
-    /// whose digits have the fewest configurations left in all, the first digit with exactly
-    /// two. Returns the digit and, for each of its two configurations, the masks that confine
+    /// whose digits have the fewest configurations left in all, a digit with exactly two
+    /// (of those, the one with the fewest candidates there). Returns the digit and, for each of its two configurations, the masks that confine
     /// the digit's three bands to it; `None` when that band or stack has no such digit, or
     /// every digit everywhere is down to one configuration. Only called on a board propagated
     /// with the full rules, where every band and stack pattern is a union of configurations,
     /// so that either confinement removes candidates.
+    #[inline(always)]
     pub(super) fn branching_configuration(&self) -> Option<(usize, [[u32; 3]; 2])> {
         let mut totals = [0u32; 6];
         // Counted afresh in the bands (in a band update it would cost every puzzle), kept by
@@ -140,7 +142,23 @@ impl Board {
         let unit = (0..6)
             .filter(|&unit| totals[unit] > 9)
             .min_by_key(|&unit| totals[unit])?;
-        let digit = (0..9).find(|&digit| count(digit, unit) == 2)?;
+        // Of the digits with two configurations there, the one with the fewest candidates
+        // in the unit: msolve_hardest 304 guesses a puzzle to 296, forum_hardest 156 to
+        // 155; the first such digit, or the one with the most, take more (BENCHMARKS.md,
+        // "Issue 17, second session").
+        let candidates_in_unit = |digit: usize| {
+            if unit < 3 {
+                self.cands[3 * digit + unit].count_ones()
+            } else {
+                let stack = (7 << (3 * (unit - 3))) * ROWS_OF_COLUMN;
+                (0..3)
+                    .map(|band| (self.cands[3 * digit + band] & stack).count_ones())
+                    .sum()
+            }
+        };
+        let digit = (0..9)
+            .filter(|&digit| count(digit, unit) == 2)
+            .min_by_key(|&digit| (candidates_in_unit(digit), digit))?;
         let bands = &self.cands[3 * digit..3 * digit + 3];
         let p = if unit < 3 {
             pattern(bands[unit])
@@ -177,6 +195,7 @@ impl Board {
     }
 
     /// Masks the three bands of `digit` (see [`Board::branching_configuration`]).
+    #[inline(always)]
     pub(super) fn confine(&mut self, digit: usize, masks: [u32; 3]) {
         for (band, mask) in masks.into_iter().enumerate() {
             self.cands[3 * digit + band] &= mask;
@@ -184,6 +203,7 @@ impl Board {
     }
 
     /// The digits (bit `d` for digit `d`) still allowed in cell `pos` of `band`.
+    #[inline(always)]
     fn digits_at(&self, band: usize, pos: usize) -> u32 {
         let mut digits = 0;
         for d in 0..9 {

@@ -1,8 +1,10 @@
 //! Differential tests: the band engine behind [`Solver`], with each of its two rule sets,
 //! against the simple reference engine, on samples of every committed puzzle set and on
 //! puzzles derived from them (a clue changed, clues removed), comparing solution counts at
-//! several limits.
+//! several limits, and each compiled copy of the search this CPU can run (see [`super::isa`])
+//! against the one picked for it.
 
+use super::isa::Isa;
 use super::reference;
 use super::{Count, DEFAULT_GUESS_BUDGET, Rules, Solver};
 use crate::puzzle_sets;
@@ -26,6 +28,14 @@ fn agree(grid: &Grid, limit: usize, what: &str) -> Count {
             "{what} {grid}: solutions up to {limit}"
         );
         assert_eq!(fast.first.is_some(), fast.solutions > 0, "{what} {grid}");
+        for &isa in Isa::ALL {
+            if isa.is_supported() {
+                let other = solver.count_solutions_on(isa, grid, limit, rules);
+                assert_eq!(other, Ok(fast), "{what} {grid}: the {isa:?} copy");
+            } else {
+                eprintln!("{isa:?} not checked: this CPU lacks its features");
+            }
+        }
         if let Some(first) = fast.first {
             assert!(
                 is_solved(&first),

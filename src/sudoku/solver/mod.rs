@@ -38,8 +38,9 @@
 //! board is fairly full (`CONFIGURATION_BRANCHING_OPEN_BELOW`), it branches as tdoku does
 //! instead (Dillon's write-up; the code is ours): a digit takes one row in each box of a
 //! band, one of six *configurations* (one column in each box of a stack, likewise); in the
-//! band or stack whose digits have the fewest configurations left in all, the first digit
-//! with exactly two is confined to one, then the other. The two together take fewer
+//! band or stack whose digits have the fewest configurations left in all, a digit with
+//! exactly two (the one with the fewest candidates there) is confined to one, then the
+//! other. The two together take fewer
 //! guesses than cells alone on each of the five proper sets, most of all on the hardest;
 //! configurations alone take more on the easier sets (BENCHMARKS.md, "What paid off" and
 //! "Why the solver's constants are what they are"). With neither a bivalue cell nor a
@@ -68,13 +69,15 @@
 //! # Files
 //! [`tables`] holds the constant tables and their lookups, [`lanes`] the loops done four
 //! masks at a time (SIMD), [`board`] the band board and its propagation, [`branching`] the choice of a branching cell or configuration, [`search`]
-//! the search with its budget and fresh start; this file the public API and the choices
+//! the search with its budget and fresh start, [`isa`] its copy compiled for x86-64-v3 and
+//! the choice of copy made at run time; this file the public API and the choices
 //! made from the givens.
 
 mod board;
 mod branching;
 #[cfg(test)]
 mod differential;
+mod isa;
 mod lanes;
 #[cfg(test)]
 mod reference;
@@ -83,6 +86,7 @@ mod tables;
 
 use super::grid::{CELLS, Grid};
 use board::{Board, Rules};
+use isa::Isa;
 pub use search::{BudgetExhausted, Count};
 
 /// Guesses allowed per search unless configured otherwise. The hardest known 9x9 puzzles
@@ -200,6 +204,17 @@ impl Solver {
         limit: usize,
         rules: Option<Rules>,
     ) -> Result<Count, BudgetExhausted> {
+        self.count_solutions_on(Isa::detected(), grid, limit, rules)
+    }
+
+    /// [`Solver::count_solutions_with`] on the compiled copy of the search `isa`.
+    fn count_solutions_on(
+        &self,
+        isa: Isa,
+        grid: &Grid,
+        limit: usize,
+        rules: Option<Rules>,
+    ) -> Result<Count, BudgetExhausted> {
         // No separate `is_valid` pass, a sizeable share of an easy puzzle's work (see
         // BENCHMARKS.md): `Board::from_grid` finds every clash between givens as it places
         // them.
@@ -217,6 +232,7 @@ impl Solver {
             && givens >= CONFIGURATIONS_FROM_GIVENS
             && self.guess_budget > self.configuration_guesses;
         search::count_solutions(
+            isa,
             board,
             limit,
             rules,

@@ -2,6 +2,7 @@
 //! the budget, and the fresh start with cells only when configurations lose their way.
 
 use super::board::{Board, Rules};
+use super::isa::Isa;
 use crate::sudoku::grid::Grid;
 
 /// The search ran out of guesses before it could answer; this proves nothing about the
@@ -38,8 +39,9 @@ impl Count {
 /// Counts the solutions of `board` up to `limit`. A search that may branch on configurations
 /// has `configuration_guesses` for it; one that runs out of them starts again with cells only
 /// (see the [solver's module comment](super)), the guesses spent so far counted against
-/// `guess_budget`.
+/// `guess_budget`. The search runs on the compiled copy `isa`.
 pub(super) fn count_solutions(
+    isa: Isa,
     board: Board,
     limit: usize,
     rules: Rules,
@@ -58,7 +60,7 @@ pub(super) fn count_solutions(
         },
         found: Count::NOTHING,
     };
-    match search.run(board) {
+    match isa.run(&mut search, board) {
         Ok(()) => Ok(search.found),
         Err(_) if configurations => {
             // Lost among configurations: start again with cells only, the guesses spent so
@@ -70,7 +72,7 @@ pub(super) fn count_solutions(
                 found: Count::NOTHING,
                 ..search
             };
-            let result = again.run(board);
+            let result = isa.run(&mut again, board);
             again.found.guesses += spent;
             result.map(|()| again.found).map_err(|_| BudgetExhausted {
                 guesses: again.found.guesses,
@@ -80,7 +82,7 @@ pub(super) fn count_solutions(
     }
 }
 
-struct Search {
+pub(super) struct Search {
     rules: Rules,
     /// Whether the search may branch on configurations (see the [solver's module
     /// comment](super)).
@@ -91,7 +93,15 @@ struct Search {
 }
 
 impl Search {
-    fn run(&mut self, mut board: Board) -> Result<(), BudgetExhausted> {
+    /// Searches from `board`, with `recurse` for the branches tried on a copy: the search
+    /// itself, as compiled for one instruction set (see [`super::isa`]), into which this is
+    /// inlined with everything below it.
+    #[inline(always)]
+    pub(super) fn step(
+        &mut self,
+        mut board: Board,
+        recurse: impl Fn(&mut Search, Board) -> Result<(), BudgetExhausted>,
+    ) -> Result<(), BudgetExhausted> {
         loop {
             if board.propagate(self.rules).is_err() {
                 return Ok(());
@@ -107,7 +117,7 @@ impl Search {
                     self.spend_guess()?;
                     let mut next = board;
                     next.confine(digit, first);
-                    self.run(next)?;
+                    recurse(self, next)?;
                     if self.found.solutions >= self.limit {
                         return Ok(());
                     }
@@ -124,7 +134,7 @@ impl Search {
                 self.spend_guess()?;
                 let mut next = board;
                 next.place(digit, band, pos);
-                self.run(next)?;
+                recurse(self, next)?;
                 if self.found.solutions >= self.limit {
                     return Ok(());
                 }

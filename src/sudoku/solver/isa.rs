@@ -1,0 +1,198 @@
+//! The search compiled twice on x86-64, and the choice between the two made at run time.
+//!
+//! The release binary targets baseline x86-64 (SSE2), so that one binary runs on every
+//! CPU of the target. There a population count is a dozen instructions and there is no
+//! `tzcnt`, `blsr` or `andn`, all of which the search uses at every node. So on x86-64 the
+//! whole search (the recursive [`Search::step`] with everything below it inlined) is also
+//! compiled for the x86-64-v3 set (popcnt, BMI1/2, LZCNT, AVX2), and that copy is run when
+//! the CPU has those features, detected once. On arm64 everything the search uses is
+//! baseline, so there is one copy. Both copies are the same source: they must give the
+//! same counts, solutions and guesses, which the differential tests check for each copy
+//! the CPU can run (BENCHMARKS.md, "Issue 17, second session").
+//!
+//! This is the one module of the crate with `unsafe`: calling a function compiled for
+//! features the CPU may lack is undefined behaviour, so the call is guarded by the
+//! detection (`#[target_feature]` on a safe function needs Rust 1.86; the crate promises
+//! 1.85).
+#![allow(unsafe_code)]
+
+use super::board::Board;
+use super::search::{BudgetExhausted, Search};
+
+/// Which compiled copy of the search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Isa {
+    /// Compiled for the target's baseline, on every CPU.
+    Baseline,
+    /// Compiled for x86-64-v3's integer and vector extensions.
+    #[cfg(target_arch = "x86_64")]
+    X86_64V3,
+}
+
+impl Isa {
+    /// The best copy this CPU can run, detected on the first call.
+    #[inline]
+    pub(super) fn detected() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            static DETECTED: std::sync::LazyLock<Isa> = std::sync::LazyLock::new(|| {
+                if Isa::X86_64V3.is_supported() {
+                    Isa::X86_64V3
+                } else {
+                    Isa::Baseline
+                }
+            });
+            *DETECTED
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Isa::Baseline
+    }
+
+    /// Every copy compiled in, whether or not this CPU can run it.
+    #[cfg(test)]
+    pub(super) const ALL: &[Isa] = &[
+        Isa::Baseline,
+        #[cfg(target_arch = "x86_64")]
+        Isa::X86_64V3,
+    ];
+
+    /// Whether this CPU can run the copy.
+    pub(super) fn is_supported(self) -> bool {
+        match self {
+            Isa::Baseline => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V3 => {
+                std::arch::is_x86_feature_detected!("popcnt")
+                    && std::arch::is_x86_feature_detected!("bmi1")
+                    && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("lzcnt")
+                    && std::arch::is_x86_feature_detected!("avx2")
+            }
+        }
+    }
+
+    /// Runs the search from `board` with this copy; one the CPU cannot run falls back to the
+    /// baseline.
+    pub(super) fn run(self, search: &mut Search, board: Board) -> Result<(), BudgetExhausted> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V3 if self.is_supported() => {
+                // SAFETY: the CPU has every feature the copy was compiled for (just checked).
+                unsafe { run_x86_64_v3(search, board) }
+            }
+            _ => run_baseline(search, board),
+        }
+    }
+}
+
+fn run_baseline(search: &mut Search, board: Board) -> Result<(), BudgetExhausted> {
+    search.step(board, run_baseline)
+}
+
+/// # Safety
+/// Only on a CPU with every feature enabled here.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+unsafe fn run_x86_64_v3(search: &mut Search, board: Board) -> Result<(), BudgetExhausted> {
+    search.step(board, |search, board| {
+        // SAFETY: only reached from this copy, entered on a CPU with its features.
+        unsafe { run_x86_64_v3(search, board) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Rules;
+    use super::*;
+    use crate::puzzle_sets;
+    use crate::sudoku::Solver;
+    use crate::sudoku::grid::{CELLS, Grid};
+    use proptest::prelude::*;
+
+    /// The copies this CPU can run, saying which it cannot (so that a run on such a CPU
+    /// shows what went unchecked).
+    fn runnable() -> Vec<Isa> {
+        Isa::ALL
+            .iter()
+            .copied()
+            .filter(|isa| {
+                let supported = isa.is_supported();
+                if !supported {
+                    eprintln!("{isa:?} not checked: this CPU lacks its features");
+                }
+                supported
+            })
+            .collect()
+    }
+
+    /// Asserts that every copy this CPU can run counts the same, finds the same first
+    /// solution and makes the same guesses on `grid`, with each rule set.
+    fn copies_agree(grid: &Grid, limit: usize) {
+        let solver = Solver::default();
+        for rules in [None, Some(Rules::Full), Some(Rules::Light)] {
+            let counts: Vec<_> = runnable()
+                .into_iter()
+                .map(|isa| (isa, solver.count_solutions_on(isa, grid, limit, rules)))
+                .collect();
+            for (isa, count) in &counts[1..] {
+                assert_eq!(
+                    count, &counts[0].1,
+                    "{grid}, {rules:?} rules, limit {limit}: {isa:?} against {:?}",
+                    counts[0].0
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn this_cpu_runs_the_detected_copy() {
+        assert!(Isa::detected().is_supported());
+        assert!(Isa::ALL.contains(&Isa::detected()));
+    }
+
+    #[test]
+    fn every_copy_agrees_on_a_sample_of_every_set() {
+        for name in puzzle_sets::ALL {
+            for puzzle in puzzle_sets::every(name, 97) {
+                copies_agree(&puzzle, 2);
+            }
+        }
+    }
+
+    /// Solved grids: the solutions of a sample of 17-clue puzzles, worked out once.
+    fn solutions() -> &'static [Grid] {
+        static SOLUTIONS: std::sync::OnceLock<Vec<Grid>> = std::sync::OnceLock::new();
+        SOLUTIONS.get_or_init(|| {
+            puzzle_sets::every("puzzles2_17_clue", 500)
+                .iter()
+                .map(|puzzle| Solver::default().solve(puzzle).expect("a proper puzzle"))
+                .collect()
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn every_copy_agrees_on_random_boards(
+            solution_seed in 0usize..100,
+            kept in proptest::collection::vec(proptest::bool::weighted(0.3), CELLS),
+            stray in proptest::option::of((0..CELLS, 1u8..=9)),
+        ) {
+            // A solved grid of the committed sets, most clues removed (often several
+            // solutions), and sometimes one cell overwritten (often none).
+            let solutions = solutions();
+            let mut cells = *solutions[solution_seed % solutions.len()].cells();
+            for (cell, keep) in cells.iter_mut().zip(&kept) {
+                if !keep {
+                    *cell = 0;
+                }
+            }
+            if let Some((cell, digit)) = stray {
+                cells[cell] = digit;
+            }
+            let board = Grid::from_cells(cells).expect("digits");
+            for limit in [1, 2, 5] {
+                copies_agree(&board, limit);
+            }
+        }
+    }
+}
