@@ -1,17 +1,22 @@
 //! Arbitrary bytes as the body of `/solve/batch`: `parse_json::<BatchRequest>`, then each
-//! board through `Board::from_json` as the handler does.
+//! board read as the handler reads it (`WireBoard::read`), which must agree with
+//! `Board::from_json` on the same value.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_service::http::extract::parse_json;
-use sudoku_service::http::wire::{BatchRequest, Board};
+use sudoku_service::http::wire::{BatchRequest, Board, WireBoard};
 
 fuzz_target!(|data: &[u8]| {
     match parse_json::<BatchRequest>(data) {
         Ok(request) => {
-            for (i, value) in request.boards.iter().enumerate() {
+            for (i, wire) in request.boards.iter().enumerate() {
                 let pointer = format!("/boards/{i}");
-                match Board::from_json(value, &pointer) {
+                let read = wire.read(|| pointer.clone());
+                if let WireBoard::Other(value) = wire {
+                    assert_eq!(read, Board::from_json(value, &pointer));
+                }
+                match read {
                     Ok(board) => {
                         let again = Board::from_json(&board.render(&board.grid), &pointer)
                             .expect("a rendered board parses");
