@@ -94,7 +94,7 @@ where
             .collect();
         // The parent waits for its helpers to have moved before it starts: a helper the
         // kernel queued on the parent's busy CPU would otherwise wait there for the
-        // scheduler's next tick, 1.5-3 ms measured, the length of a small file's run.
+        // scheduler's next balancing, which can outlast a small file's whole run.
         started.wait();
         shared.work_until_done();
         // Joined here rather than by the scope, which would replace the panic with its own.

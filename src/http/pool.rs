@@ -106,11 +106,11 @@ impl SolverPool {
     /// started it, and goes on to the next batch when that one has none left. So with
     /// several batches in flight the slots pass from one to the next without a pause: when
     /// each batch's jobs ran its own parts only, a slot sat idle while it went back to the
-    /// next batch's request and that request started a job on the blocking pool, a fifth
-    /// of the machine on two cores (BENCHMARKS.md). A job stops at the end of a batch when
-    /// anyone but another batch's job waits for a slot, so batches never starve single
-    /// requests for long; and this batch answers once its parts are done, whether or not
-    /// its own jobs ever got a slot.
+    /// next batch's request and that request started a job on the blocking pool
+    /// (BENCHMARKS.md, "the batch path"). A job stops at the end of a batch once its own
+    /// batch has no part left to take and anyone but another batch's job waits for a
+    /// slot, so batches never starve single requests for long; and this batch answers
+    /// once its parts are done, whether or not its own jobs ever got a slot.
     ///
     /// A batch's whole per-board work (reading the board, solving it, writing its answer)
     /// goes in `work`: done in the handler before and after, it ran on one async worker per
