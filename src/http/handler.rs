@@ -112,14 +112,7 @@ pub(super) async fn solve_batch(
         body.extend_from_slice(&part?);
     }
     body.extend_from_slice(b"]}");
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response())
+    Ok(json_text(body))
 }
 
 /// About the length of one solved board's result in the line form, to size a part's buffer.
