@@ -1,5 +1,5 @@
 //! Arbitrary bytes as the body of `/solve` or `/validate`, read exactly as the server
-//! reads them: `parse_json::<BoardRequest>`, then `Board::from_json`.
+//! reads them: `parse_json::<BoardRequest>`, then `BoardRequest::board`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,7 +9,7 @@ use sudoku_service::http::wire::{Board, BoardRequest};
 
 fuzz_target!(|data: &[u8]| {
     let error = match parse_json::<BoardRequest>(data) {
-        Ok(request) => match Board::from_json(&request.board, "/board") {
+        Ok(request) => match request.board() {
             Ok(board) => {
                 // What the server would answer in the caller's form reads back the same.
                 let rendered = board.render(&board.grid);

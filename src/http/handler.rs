@@ -33,7 +33,7 @@ pub(super) async fn solve(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Response, ApiError> {
-    let board = Board::from_json(&request.board, "/board")?;
+    let board = request.board()?;
     let verdict = pool.analyze(board.grid).await??;
     let (solution, unique) = solution(&board, verdict)?;
     let mut json = Vec::with_capacity(128);
@@ -129,7 +129,7 @@ pub(super) async fn validate(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
-    let board = Board::from_json(&request.board, "/board")?;
+    let board = request.board()?;
     let report = pool.report(board.grid).await??;
     Ok(Json(ValidateResponse::from(&report)))
 }
@@ -141,7 +141,7 @@ pub(super) async fn grade(
     State(limits): State<Limits>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<GradeResponse>, ApiError> {
-    let board = Board::from_json(&request.board, "/board")?;
+    let board = request.board()?;
     match pool.grade(board.grid, limits.grade_steps).await? {
         Ok(grade) => Ok(Json(GradeResponse::from(&grade))),
         Err(GradeError::NoSolution) => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(

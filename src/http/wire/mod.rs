@@ -39,8 +39,18 @@ pub const MAX_BATCH_BOARDS: usize = 1000;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardRequest {
-    /// The board in any of the three wire forms, read by [`Board::from_json`].
-    pub board: Value,
+    /// The board in any of the three wire forms, the plain line already read into its grid.
+    pub board: WireBoard,
+}
+
+impl BoardRequest {
+    /// The board sent, as [`Board::from_json`] reads it.
+    ///
+    /// # Errors
+    /// A [`BoardError`] located under `/board`.
+    pub fn board(&self) -> Result<Board, BoardError> {
+        self.board.read(|| "/board".to_owned())
+    }
 }
 
 /// `{"boards": [B, ...]}`: the body of `/solve/batch`.
