@@ -50,7 +50,8 @@ pub enum LogFormat {
     Json,
 }
 
-/// Settings of the HTTP server (`sudoku-service serve --help` lists them).
+// clap shows this doc as `serve --help`'s summary (see `cli::Command`).
+/// Run the HTTP server (the default).
 #[derive(Debug, Clone, clap::Args)]
 pub struct Config {
     /// Address and port to listen on [default: 0.0.0.0:8080, or 0.0.0.0:$PORT when PORT is set].

@@ -18,7 +18,9 @@ use crate::sudoku::{Difficulty, GenerateError, GenerateOptions, Generated, Symme
 /// millisecond to a second, so a slow one does not leave the other threads waiting.
 const WINDOW: NonZeroUsize = NonZeroUsize::new(64).unwrap();
 
-/// Options of the `generate` subcommand.
+// clap shows this doc as the subcommand's own `--help` summary (the options are built only
+// when the subcommand runs, see `Command`), and the variant's doc in the top-level list.
+/// Generate puzzles of a difficulty, one per line, reproducibly from a seed.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GenerateArgs {
     /// How many puzzles to generate.

@@ -20,7 +20,10 @@ const BLOCK_LINES: usize = 4;
 /// puzzle does not leave the other threads waiting, and memory stays flat.
 const WINDOW_BLOCKS: NonZeroUsize = NonZeroUsize::new(256).unwrap();
 
-/// Options of the `grade` subcommand.
+// clap shows this doc as the subcommand's own `--help` summary (the options are built only
+// when the subcommand runs, see `Command`), and the variant's doc in the top-level list.
+/// Grade puzzle files (or stdin), one puzzle per line: the Sudoku Explainer rating and
+/// difficulty a person would meet.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GradeArgs {
     /// Puzzle files, one puzzle per line (81 cells, `.` or `0` empty); stdin when none.

@@ -5,7 +5,9 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Options of the `healthcheck` subcommand.
+// clap shows this doc as the subcommand's own `--help` summary (the options are built only
+// when the subcommand runs, see `Command`), and the variant's doc in the top-level list.
+/// Probe a local server's /healthz; exit 0 when it answers 200 (for container HEALTHCHECK).
 #[derive(Debug, Clone, clap::Args)]
 pub struct HealthcheckArgs {
     /// Port of the local server to probe (on 127.0.0.1).

@@ -33,8 +33,11 @@ pub struct Cli {
     pub serve: Config,
 }
 
-/// The subcommands.
+/// The subcommands. Each one's options are built only when it is the one run (`defer`):
+/// building every subcommand's options took more time than a short `solve` run spends
+/// on anything but its puzzles (BENCHMARKS.md, "Process start-up").
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Run the HTTP server (the default).
     Serve(Config),
@@ -53,5 +56,34 @@ impl Cli {
     /// The server settings, from `serve` or from the top level.
     pub fn into_command(self) -> Command {
         self.command.unwrap_or(Command::Serve(self.serve))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn each_subcommand_help_opens_with_the_summary_the_top_level_lists() {
+        let top = Cli::command();
+        let mut seen = 0;
+        for listed in top.get_subcommands() {
+            let summary = listed.get_about().map(ToString::to_string);
+            assert!(summary.is_some(), "{} has no summary", listed.get_name());
+            // Building runs the deferred part: the options, and the doc of their struct.
+            let mut built = listed.clone();
+            built.build();
+            assert!(built.get_arguments().count() > 1, "{}", listed.get_name());
+            assert_eq!(
+                built.get_about().map(ToString::to_string),
+                summary,
+                "{}",
+                listed.get_name()
+            );
+            assert_eq!(built.get_long_about(), None, "{}", listed.get_name());
+            seen += 1;
+        }
+        assert_eq!(seen, 5);
     }
 }

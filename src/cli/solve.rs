@@ -19,7 +19,9 @@ const BLOCK_LINES: usize = 32;
 /// puzzle does not leave the other threads waiting, few enough that memory stays flat.
 const WINDOW_BLOCKS: NonZeroUsize = NonZeroUsize::new(256).unwrap();
 
-/// Options of the `solve` subcommand.
+// clap shows this doc as the subcommand's own `--help` summary (the options are built only
+// when the subcommand runs, see `Command`), and the variant's doc in the top-level list.
+/// Solve puzzle files (or stdin), one puzzle per line, proving uniqueness.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveArgs {
     /// Puzzle files, one puzzle per line (81 cells, `.` or `0` empty); stdin when none.
