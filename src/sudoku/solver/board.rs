@@ -1,7 +1,7 @@
 //! The band board and its propagation: the masks of the module comment's "Representation",
 //! and the rules of its "Updating the masks".
 
-use super::lanes;
+use super::lanes::{self, CandidateCounts};
 use super::tables::{
     BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, pattern,
     single_rows, stack_pattern,
@@ -161,13 +161,15 @@ impl Board {
         }
     }
 
-    /// Places every naked single; true when it placed any.
+    /// Places every naked single. When it placed none it returns the counters it read,
+    /// which still describe the board; `None` when it placed some.
     #[inline(always)]
-    fn place_naked_singles(&mut self) -> Result<bool, Contradiction> {
+    fn place_naked_singles(&mut self) -> Result<Option<CandidateCounts>, Contradiction> {
         let mut placed_any = false;
         // Counted for the three bands at once, before any placement: a single placed in one
         // band changes the others only where the next round looks again.
-        let [ones, twos, _] = lanes::candidate_counts(&self.cands);
+        let counts = lanes::candidate_counts(&self.cands);
+        let [ones, twos, _] = counts;
         for band in 0..3 {
             let unsolved = self.unsolved[band];
             if unsolved == 0 {
@@ -194,7 +196,7 @@ impl Board {
                 }
             }
         }
-        Ok(placed_any)
+        Ok((!placed_any).then_some(counts))
     }
 
     /// The band shrink turned sideways: within a stack, a digit takes one column of each
@@ -237,20 +239,25 @@ impl Board {
         Ok(changed)
     }
 
-    /// Applies the rules until none changes anything.
+    /// Applies the rules until none changes anything. Returns the candidate counters of
+    /// the board it leaves (all zero when it is solved): those of the last round of naked
+    /// singles, which placed nothing and after which nothing changed, so the choice of a
+    /// branching cell need not count again.
     #[inline(always)]
-    pub(super) fn propagate(&mut self, rules: Rules) -> Result<(), Contradiction> {
+    pub(super) fn propagate(&mut self, rules: Rules) -> Result<CandidateCounts, Contradiction> {
         loop {
             self.update_bands()?;
             if self.unsolved == [0; 3] {
-                return Ok(());
+                return Ok([[0; 3]; 3]);
             }
             // No separate column hidden singles: the stack shrink finds them (a column with
             // one candidate confines the digit to that column in its box, which the band's
             // row single then places), and dropping the check saved time with the very
             // same guess counts (BENCHMARKS.md).
-            if !self.place_naked_singles()? && (rules == Rules::Light || !self.shrink_stacks()?) {
-                return Ok(());
+            if let Some(counts) = self.place_naked_singles()? {
+                if rules == Rules::Light || !self.shrink_stacks()? {
+                    return Ok(counts);
+                }
             }
         }
     }

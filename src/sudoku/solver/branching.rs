@@ -2,7 +2,7 @@
 //! configuration in a band or stack (the module comment's "Branching").
 
 use super::board::{Board, Rules};
-use super::lanes;
+use super::lanes::CandidateCounts;
 use super::tables::{
     COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns, pattern,
     permutation_matrix, stack_pattern,
@@ -35,12 +35,13 @@ pub(super) struct BranchingCell {
 impl Board {
     /// The cell to branch on: a bivalue cell if there is one (with the full rules the one
     /// with the most unsolved peers, with the light rules the first), else the first with the
-    /// fewest candidates. Only called on a propagated, unsolved board, where every unsolved
+    /// fewest candidates, from the board's candidate `counts` (as [`Board::propagate`]
+    /// leaves them). Only called on a propagated, unsolved board, where every unsolved
     /// cell has at least two.
     #[inline(always)]
-    pub(super) fn branching_cell(&self, rules: Rules) -> BranchingCell {
+    pub(super) fn branching_cell(&self, rules: Rules, counts: &CandidateCounts) -> BranchingCell {
         let mut pairs = [0u32; 3];
-        let [_, twos, threes] = lanes::candidate_counts(&self.cands);
+        let [_, twos, threes] = *counts;
         for (band, pairs) in pairs.iter_mut().enumerate() {
             *pairs = self.unsolved[band] & twos[band] & !threes[band];
             if rules == Rules::Light && *pairs != 0 {

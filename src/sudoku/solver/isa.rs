@@ -73,19 +73,19 @@ impl Isa {
 
     /// Runs the search from `board` with this copy; one the CPU cannot run falls back to the
     /// baseline.
-    pub(super) fn run(self, search: &mut Search, board: Board) -> Result<(), BudgetExhausted> {
+    pub(super) fn run(self, search: &mut Search, mut board: Board) -> Result<(), BudgetExhausted> {
         match self {
             #[cfg(target_arch = "x86_64")]
             Isa::X86_64V3 if self.is_supported() => {
                 // SAFETY: the CPU has every feature the copy was compiled for (just checked).
-                unsafe { run_x86_64_v3(search, board) }
+                unsafe { run_x86_64_v3(search, &mut board) }
             }
-            _ => run_baseline(search, board),
+            _ => run_baseline(search, &mut board),
         }
     }
 }
 
-fn run_baseline(search: &mut Search, board: Board) -> Result<(), BudgetExhausted> {
+fn run_baseline(search: &mut Search, board: &mut Board) -> Result<(), BudgetExhausted> {
     search.step(board, run_baseline)
 }
 
@@ -93,7 +93,7 @@ fn run_baseline(search: &mut Search, board: Board) -> Result<(), BudgetExhausted
 /// Only on a CPU with every feature enabled here.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-unsafe fn run_x86_64_v3(search: &mut Search, board: Board) -> Result<(), BudgetExhausted> {
+unsafe fn run_x86_64_v3(search: &mut Search, board: &mut Board) -> Result<(), BudgetExhausted> {
     search.step(board, |search, board| {
         // SAFETY: only reached from this copy, entered on a CPU with its features.
         unsafe { run_x86_64_v3(search, board) }

@@ -34,11 +34,15 @@ pub(super) fn changed(now: &[u32; 27], before: &[u32; 27]) -> u32 {
     !same & 0x7FF_FFFF
 }
 
+/// For each band, the cells with at least one, two and three candidates
+/// (see [`candidate_counts`]).
+pub(super) type CandidateCounts = [[u32; 3]; 3];
+
 /// For each band (lane `b`), the cells where at least one, at least two and at least three
 /// of the nine digits are still candidates: the counters of the naked singles and of the
 /// choice of a branching cell, summed bit-parallel over the digits, all three bands at once.
 #[inline(always)]
-pub(super) fn candidate_counts(masks: &[u32; 27]) -> [[u32; 3]; 3] {
+pub(super) fn candidate_counts(masks: &[u32; 27]) -> CandidateCounts {
     let zero = i32x4::new([0; 4]);
     let (mut ones, mut twos, mut threes) = (zero, zero, zero);
     for d in 0..9 {
