@@ -1,10 +1,11 @@
 //! The band board and its propagation: the masks of the module comment's "Representation",
 //! and the rules of its "Updating the masks".
 
+use super::isa::Kernel;
 use super::lanes::{self, CandidateCounts};
 use super::tables::{
-    BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, pattern,
-    single_rows, stack_pattern,
+    BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, single_rows,
+    stack_pattern,
 };
 use crate::sudoku::grid::{CELLS, Grid};
 
@@ -115,10 +116,10 @@ impl Board {
 
     /// Shrinks band `i` (digit `i / 3`, band `i % 3`) and places its row singles.
     #[inline(always)]
-    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+    fn update<K: Kernel>(&mut self, i: usize) -> Result<(), Contradiction> {
         let [band, next, last] = SIBLINGS[i].map(usize::from);
         let mut mask = self.cands[i];
-        mask &= KEEP[pattern(mask)];
+        mask &= KEEP[K::pattern(mask)];
         if mask == 0 {
             return Err(Contradiction);
         }
@@ -147,7 +148,7 @@ impl Board {
     /// of the engine's mispredictions: the mask runs a few more instructions but mispredicts
     /// far less, and is faster (BENCHMARKS.md, "What paid off").
     #[inline(always)]
-    fn update_bands(&mut self) -> Result<(), Contradiction> {
+    fn update_bands<K: Kernel>(&mut self) -> Result<(), Contradiction> {
         loop {
             let mut dirty = lanes::changed(&self.cands, &self.seen);
             if dirty == 0 {
@@ -156,7 +157,7 @@ impl Board {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                self.update(i)?;
+                self.update::<K>(i)?;
             }
         }
     }
@@ -244,9 +245,12 @@ impl Board {
     /// singles, which placed nothing and after which nothing changed, so the choice of a
     /// branching cell need not count again.
     #[inline(always)]
-    pub(super) fn propagate(&mut self, rules: Rules) -> Result<CandidateCounts, Contradiction> {
+    pub(super) fn propagate<K: Kernel>(
+        &mut self,
+        rules: Rules,
+    ) -> Result<CandidateCounts, Contradiction> {
         loop {
-            self.update_bands()?;
+            self.update_bands::<K>()?;
             if self.unsolved == [0; 3] {
                 return Ok([[0; 3]; 3]);
             }

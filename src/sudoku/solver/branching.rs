@@ -2,9 +2,10 @@
 //! configuration in a band or stack (the module comment's "Branching").
 
 use super::board::{Board, Rules};
+use super::isa::Kernel;
 use super::lanes::CandidateCounts;
 use super::tables::{
-    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns, pattern,
+    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns,
     permutation_matrix, stack_pattern,
 };
 
@@ -123,13 +124,13 @@ impl Board {
     /// with the full rules, where every band and stack pattern is a union of configurations,
     /// so that either confinement removes candidates.
     #[inline(always)]
-    pub(super) fn branching_configuration(&self) -> Option<(usize, [[u32; 3]; 2])> {
+    pub(super) fn branching_configuration<K: Kernel>(&self) -> Option<(usize, [[u32; 3]; 2])> {
         let mut totals = [0u32; 6];
         // Counted afresh in the bands (in a band update it would cost every puzzle), kept by
         // the stack shrink in the stacks.
         let count = |digit: usize, unit: usize| {
             if unit < 3 {
-                CONFIGURATIONS[pattern(self.cands[3 * digit + unit])]
+                CONFIGURATIONS[K::pattern(self.cands[3 * digit + unit])]
             } else {
                 self.stack_configurations[3 * digit + unit - 3]
             }
@@ -162,7 +163,7 @@ impl Board {
             .min_by_key(|&digit| (candidates_in_unit(digit), digit))?;
         let bands = &self.cands[3 * digit..3 * digit + 3];
         let p = if unit < 3 {
-            pattern(bands[unit])
+            K::pattern(bands[unit])
         } else {
             stack_pattern(
                 &[columns(bands[0]), columns(bands[1]), columns(bands[2])],
@@ -216,6 +217,7 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    use super::super::isa::Portable;
     use super::*;
     use crate::puzzle_sets;
     use crate::sudoku::Solver;
@@ -233,8 +235,11 @@ mod tests {
             // Down the side of every split the solution is on, as far as splits go.
             let mut board = Board::from_grid(&puzzle).unwrap();
             loop {
-                assert!(board.propagate(Rules::Full).is_ok(), "line {number}");
-                let Some((digit, sides)) = board.branching_configuration() else {
+                assert!(
+                    board.propagate::<Portable>(Rules::Full).is_ok(),
+                    "line {number}"
+                );
+                let Some((digit, sides)) = board.branching_configuration::<Portable>() else {
                     break;
                 };
                 let mut boards = [board; 2];

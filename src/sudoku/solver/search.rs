@@ -2,7 +2,7 @@
 //! the budget, and the fresh start with cells only when configurations lose their way.
 
 use super::board::{Board, Rules};
-use super::isa::Isa;
+use super::isa::{Isa, Kernel};
 use crate::sudoku::grid::Grid;
 
 /// The search ran out of guesses before it could answer; this proves nothing about the
@@ -102,13 +102,13 @@ impl Search {
     /// calls of the whole board per branch; the one saved is 1.5% of `msolve_hardest`'s
     /// instructions (BENCHMARKS.md, "Issue 17, third session").
     #[inline(always)]
-    pub(super) fn step(
+    pub(super) fn step<K: Kernel>(
         &mut self,
         board: &mut Board,
         recurse: impl Fn(&mut Search, &mut Board) -> Result<(), BudgetExhausted>,
     ) -> Result<(), BudgetExhausted> {
         loop {
-            let Ok(counts) = board.propagate(self.rules) else {
+            let Ok(counts) = board.propagate::<K>(self.rules) else {
                 return Ok(());
             };
             if board.unsolved == [0; 3] {
@@ -118,7 +118,7 @@ impl Search {
             }
             let cell = board.branching_cell(self.rules, &counts);
             if self.configurations && cell.or_a_configuration {
-                if let Some((digit, [first, second])) = board.branching_configuration() {
+                if let Some((digit, [first, second])) = board.branching_configuration::<K>() {
                     self.spend_guess()?;
                     let mut next = *board;
                     next.confine(digit, first);
