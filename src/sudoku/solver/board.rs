@@ -4,8 +4,7 @@
 use super::isa::Kernel;
 use super::lanes::{self, CandidateCounts};
 use super::tables::{
-    BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, single_rows,
-    stack_pattern,
+    BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, digit_columns, single_rows,
 };
 use crate::sudoku::grid::{CELLS, Grid};
 
@@ -203,32 +202,26 @@ impl Board {
     /// The band shrink turned sideways: within a stack, a digit takes one column of each
     /// box and one box of each column. True when it removed any candidate.
     #[inline(always)]
-    fn shrink_stacks(&mut self) -> Result<bool, Contradiction> {
+    fn shrink_stacks<K: Kernel>(&mut self) -> Result<bool, Contradiction> {
         let mut changed = false;
         for d in 0..9 {
             if self.cands[3 * d..3 * d + 3] == self.stack_seen[3 * d..3 * d + 3] {
                 continue;
             }
-            let cols = [
-                columns(self.cands[3 * d]),
-                columns(self.cands[3 * d + 1]),
-                columns(self.cands[3 * d + 2]),
-            ];
-            let mut allowed = [0u32; 3];
+            let cols = digit_columns(&self.cands[3 * d..3 * d + 3]);
+            let mut allowed = 0;
             for stack in 0..3 {
-                let shift = 3 * stack;
-                let p = stack_pattern(&cols, stack);
+                let p = K::stack_pattern(cols, stack);
                 let u = u32::from(UNION[p]);
                 self.stack_configurations[3 * d + stack] = CONFIGURATIONS[p];
                 if u == 0 {
                     return Err(Contradiction);
                 }
-                allowed[0] |= (u & 7) << shift;
-                allowed[1] |= ((u >> 3) & 7) << shift;
-                allowed[2] |= (u >> 6) << shift;
+                allowed |= K::stack_columns(u, stack);
             }
-            for (b, columns) in allowed.into_iter().enumerate() {
+            for b in 0..3 {
                 let i = 3 * d + b;
+                let columns = (allowed >> (9 * b)) & 0x1FF;
                 let mask = self.cands[i] & (columns * ROWS_OF_COLUMN);
                 if mask != self.cands[i] {
                     self.cands[i] = mask;
@@ -259,7 +252,7 @@ impl Board {
             // row single then places), and dropping the check saved time with the very
             // same guess counts (BENCHMARKS.md).
             if let Some(counts) = self.place_naked_singles()? {
-                if rules == Rules::Light || !self.shrink_stacks()? {
+                if rules == Rules::Light || !self.shrink_stacks::<K>()? {
                     return Ok(counts);
                 }
             }

@@ -5,8 +5,8 @@ use super::board::{Board, Rules};
 use super::isa::Kernel;
 use super::lanes::CandidateCounts;
 use super::tables::{
-    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns,
-    permutation_matrix, stack_pattern,
+    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, digit_columns,
+    permutation_matrix,
 };
 
 /// With the full rules, the search branches on a digit's configuration in a band or stack
@@ -165,10 +165,7 @@ impl Board {
         let p = if unit < 3 {
             K::pattern(bands[unit])
         } else {
-            stack_pattern(
-                &[columns(bands[0]), columns(bands[1]), columns(bands[2])],
-                unit - 3,
-            )
+            K::stack_pattern(digit_columns(bands), unit - 3)
         };
         // The count read above comes from the last update of these masks; the split is only
         // sound with exactly two configurations, so that is checked on the masks themselves.

@@ -113,6 +113,10 @@ pub(super) trait Kernel {
     /// The 9-bit row-by-box pattern of a band mask (bit `3 * r + k`: row `r` has candidates
     /// in box `k`), as [`tables::pattern`] defines it.
     fn pattern(band: u32) -> usize;
+    /// The 3x3 pattern of one stack, as [`tables::stack_pattern`] defines it.
+    fn stack_pattern(columns: u32, stack: usize) -> usize;
+    /// The pattern's columns, as [`tables::stack_columns`] defines them.
+    fn stack_columns(p: u32, stack: usize) -> u32;
 }
 
 /// Plain code for every CPU: the pattern by table lookups.
@@ -122,6 +126,16 @@ impl Kernel for Portable {
     #[inline(always)]
     fn pattern(band: u32) -> usize {
         tables::pattern(band)
+    }
+
+    #[inline(always)]
+    fn stack_pattern(columns: u32, stack: usize) -> usize {
+        tables::stack_pattern(columns, stack)
+    }
+
+    #[inline(always)]
+    fn stack_columns(p: u32, stack: usize) -> u32 {
+        tables::stack_columns(p, stack)
     }
 }
 
@@ -136,6 +150,18 @@ impl Kernel for Pext {
     fn pattern(band: u32) -> usize {
         // SAFETY: only reached from the copy entered on a CPU with BMI2 (see `Pext`).
         unsafe { pext_pattern(band) }
+    }
+
+    #[inline(always)]
+    fn stack_pattern(columns: u32, stack: usize) -> usize {
+        // SAFETY: as above.
+        unsafe { pext_stack_pattern(columns, stack) }
+    }
+
+    #[inline(always)]
+    fn stack_columns(p: u32, stack: usize) -> u32 {
+        // SAFETY: as above.
+        unsafe { pdep_stack_columns(p, stack) }
     }
 }
 
@@ -153,6 +179,34 @@ unsafe fn pext_pattern(band: u32) -> usize {
     let gathered =
         unsafe { std::arch::x86_64::_pext_u32(band | band >> 1 | band >> 2, 0x124_9249) };
     gathered as usize
+}
+
+/// The stack's nine columns gathered by `pext`.
+///
+/// # Safety
+/// Only on a CPU with BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+#[inline]
+unsafe fn pext_stack_pattern(columns: u32, stack: usize) -> usize {
+    #[allow(unused_unsafe)]
+    let gathered =
+        unsafe { std::arch::x86_64::_pext_u32(columns, tables::STACK_COLUMNS << (3 * stack)) };
+    gathered as usize
+}
+
+/// The pattern's nine bits scattered back by `pdep`.
+///
+/// # Safety
+/// Only on a CPU with BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+#[inline]
+unsafe fn pdep_stack_columns(p: u32, stack: usize) -> u32 {
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_pdep_u32(p, tables::STACK_COLUMNS << (3 * stack))
+    }
 }
 
 /// Whether `pext` is fast here: everywhere but AMD's (and Hygon's) cores before Zen 3
@@ -289,6 +343,18 @@ mod tests {
         fn pext_agrees_with_the_tables_on_random_masks(band in 0u32..0x800_0000) {
             if has_bmi2() {
                 prop_assert_eq!(Pext::pattern(band), Portable::pattern(band));
+                // The same bits read as a digit's columns, and a pattern's columns back.
+                for stack in 0..3 {
+                    prop_assert_eq!(
+                        Pext::stack_pattern(band, stack),
+                        Portable::stack_pattern(band, stack)
+                    );
+                    let p = band & 0x1FF;
+                    prop_assert_eq!(
+                        Pext::stack_columns(p, stack),
+                        Portable::stack_columns(p, stack)
+                    );
+                }
             }
         }
     }
