@@ -60,11 +60,14 @@ impl Board {
         let mut given = [0u32; 27];
         let mut seen_by = [0u32; 27];
         let mut digit_columns = [0u32; 9];
-        let mut filled = [0u32; 3];
-        for (cell, &value) in grid.cells().iter().enumerate() {
-            if value != 0 {
-                let (band, pos) = (cell / 27, cell % 27);
-                let digit = usize::from(value - 1);
+        let cells = grid.cells();
+        let filled = lanes::given_cells(cells);
+        for (band, &given_in_band) in filled.iter().enumerate() {
+            let mut positions = given_in_band;
+            while positions != 0 {
+                let pos = positions.trailing_zeros() as usize;
+                positions &= positions - 1;
+                let digit = usize::from(cells[27 * band + pos] - 1);
                 let column = 1 << (pos % 9);
                 // The same digit already in this column (any band).
                 if digit_columns[digit] & column != 0 {
@@ -73,7 +76,6 @@ impl Board {
                 digit_columns[digit] |= column;
                 given[3 * digit + band] |= 1 << pos;
                 seen_by[3 * digit + band] |= PEERS[pos];
-                filled[band] |= 1 << pos;
             }
         }
         let mut cands = [0u32; 27];
