@@ -13,10 +13,12 @@
 //!
 //! The third copy is the x86-64-v3 one with a band mask's row-by-box pattern (the index
 //! of every band shrink, on the engine's chain of dependent loads) gathered by one BMI2
-//! `pext` instead of three table lookups ([`Kernel`]): 4-6% fewer instructions on every
-//! set, and 3-7% less time (BENCHMARKS.md, "Issue 17, third session"). `pext` is fast on
-//! Intel since Haswell and on AMD since Zen 3, but microcoded and many times slower on
-//! earlier AMD cores, which have BMI2 all the same: there the plain v3 copy runs.
+//! `pext` instead of three table lookups, and the stack shrink's patterns and columns by
+//! `pext` and `pdep` ([`Kernel`]): 4-12% fewer instructions by set (`msolve_hardest` 12%),
+//! and `msolve_hardest` about 8% faster (BENCHMARKS.md, "Issue 17, third session").
+//! `pext` and `pdep` are fast on Intel since Haswell and on AMD since Zen 3, but
+//! microcoded and many times slower on earlier AMD cores, which have BMI2 all the same:
+//! there the plain v3 copy runs.
 //!
 //! This is the one module of the crate with `unsafe`: calling a function compiled for
 //! features the CPU may lack is undefined behaviour, so the call is guarded by the
@@ -209,8 +211,7 @@ unsafe fn pdep_stack_columns(p: u32, stack: usize) -> u32 {
     }
 }
 
-/// Whether `pext` is fast here: everywhere but AMD's (and Hygon's) cores before Zen 3
-/// (family 0x19), where it is microcoded, with a latency that grows with the mask's bits.
+/// Whether `pext` is fast here (see [`pext_is_fast_on`]).
 #[cfg(target_arch = "x86_64")]
 fn pext_is_fast() -> bool {
     #[allow(unused_unsafe)]
@@ -221,15 +222,23 @@ fn pext_is_fast() -> bool {
             std::arch::x86_64::__cpuid(1).eax,
         )
     };
-    let amd_like = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163)
-        || (vendor.ebx, vendor.edx, vendor.ecx) == (0x6f67_7948, 0x6e65_476e, 0x656e_6975);
+    pext_is_fast_on([vendor.ebx, vendor.edx, vendor.ecx], signature)
+}
+
+/// Whether `pext` is fast on a CPU of this `cpuid` vendor (leaf 0's `ebx`, `edx`, `ecx`)
+/// and signature (leaf 1's `eax`): everywhere but AMD's (and Hygon's) cores before Zen 3
+/// (family 0x19), where it is microcoded, with a latency that grows with the mask's bits.
+#[cfg(target_arch = "x86_64")]
+fn pext_is_fast_on(vendor: [u32; 3], signature: u32) -> bool {
+    const AMD: [u32; 3] = [0x6874_7541, 0x6974_6e65, 0x444d_4163]; // "AuthenticAMD"
+    const HYGON: [u32; 3] = [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
     let base_family = (signature >> 8) & 0xF;
     let family = if base_family == 0xF {
         base_family + ((signature >> 20) & 0xFF)
     } else {
         base_family
     };
-    !amd_like || family >= 0x19
+    !(vendor == AMD || vendor == HYGON) || family >= 0x19
 }
 
 fn run_baseline(search: &mut Search, board: &mut Board) -> Result<(), BudgetExhausted> {
@@ -314,6 +323,27 @@ mod tests {
             eprintln!("Pext not checked: this CPU lacks BMI2");
         }
         has
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_is_left_out_on_amd_cores_before_zen_3() {
+        let vendor = |name: &[u8; 12]| {
+            let word = |at: usize| u32::from_le_bytes(name[at..at + 4].try_into().unwrap());
+            [word(0), word(4), word(8)]
+        };
+        let (amd, hygon, intel) = (
+            vendor(b"AuthenticAMD"),
+            vendor(b"HygonGenuine"),
+            vendor(b"GenuineIntel"),
+        );
+        // Leaf 1 signatures: EPYC Rome (Zen 2, family 0x17), Hygon Dhyana (0x18), EPYC
+        // Milan (Zen 3, 0x19), EPYC Turin (Zen 5, 0x1A), a Skylake Xeon (family 6).
+        assert!(!pext_is_fast_on(amd, 0x0083_0F10));
+        assert!(!pext_is_fast_on(hygon, 0x0090_0F01));
+        assert!(pext_is_fast_on(amd, 0x00A0_0F11));
+        assert!(pext_is_fast_on(amd, 0x00B0_0F21));
+        assert!(pext_is_fast_on(intel, 0x0005_0654));
     }
 
     #[cfg(target_arch = "x86_64")]
