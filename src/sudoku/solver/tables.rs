@@ -171,6 +171,8 @@ pub(super) fn single_rows(band: u32) -> (u32, u32) {
 }
 
 /// The columns of stack 0 in each band of [`digit_columns`]; shifted by `3 * s`, stack `s`'s.
+/// The masks of `pext` and `pdep`, x86-64 only.
+#[cfg(any(target_arch = "x86_64", test))]
 pub(super) const STACK_COLUMNS: u32 = 0x1C_0E07;
 
 /// The columns (9 bits) of a digit's three band masks, band `b`'s at bit `9 * b`.
