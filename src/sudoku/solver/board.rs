@@ -1,10 +1,10 @@
 //! The band board and its propagation: the masks of the module comment's "Representation",
 //! and the rules of its "Updating the masks".
 
-use super::lanes;
+use super::isa::Kernel;
+use super::lanes::{self, CandidateCounts};
 use super::tables::{
-    BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, columns, pattern,
-    single_rows, stack_pattern,
+    BAND, COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, ROWS_OF_COLUMN, UNION, digit_columns, single_rows,
 };
 use crate::sudoku::grid::{CELLS, Grid};
 
@@ -60,11 +60,14 @@ impl Board {
         let mut given = [0u32; 27];
         let mut seen_by = [0u32; 27];
         let mut digit_columns = [0u32; 9];
-        let mut filled = [0u32; 3];
-        for (cell, &value) in grid.cells().iter().enumerate() {
-            if value != 0 {
-                let (band, pos) = (cell / 27, cell % 27);
-                let digit = usize::from(value - 1);
+        let cells = grid.cells();
+        let filled = lanes::given_cells(cells);
+        for (band, &given_in_band) in filled.iter().enumerate() {
+            let mut positions = given_in_band;
+            while positions != 0 {
+                let pos = positions.trailing_zeros() as usize;
+                positions &= positions - 1;
+                let digit = usize::from(cells[27 * band + pos] - 1);
                 let column = 1 << (pos % 9);
                 // The same digit already in this column (any band).
                 if digit_columns[digit] & column != 0 {
@@ -73,7 +76,6 @@ impl Board {
                 digit_columns[digit] |= column;
                 given[3 * digit + band] |= 1 << pos;
                 seen_by[3 * digit + band] |= PEERS[pos];
-                filled[band] |= 1 << pos;
             }
         }
         let mut cands = [0u32; 27];
@@ -115,10 +117,10 @@ impl Board {
 
     /// Shrinks band `i` (digit `i / 3`, band `i % 3`) and places its row singles.
     #[inline(always)]
-    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+    fn update<K: Kernel>(&mut self, i: usize) -> Result<(), Contradiction> {
         let [band, next, last] = SIBLINGS[i].map(usize::from);
         let mut mask = self.cands[i];
-        mask &= KEEP[pattern(mask)];
+        mask &= KEEP[K::pattern(mask)];
         if mask == 0 {
             return Err(Contradiction);
         }
@@ -147,7 +149,7 @@ impl Board {
     /// of the engine's mispredictions: the mask runs a few more instructions but mispredicts
     /// far less, and is faster (BENCHMARKS.md, "What paid off").
     #[inline(always)]
-    fn update_bands(&mut self) -> Result<(), Contradiction> {
+    fn update_bands<K: Kernel>(&mut self) -> Result<(), Contradiction> {
         loop {
             let mut dirty = lanes::changed(&self.cands, &self.seen);
             if dirty == 0 {
@@ -156,18 +158,20 @@ impl Board {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                self.update(i)?;
+                self.update::<K>(i)?;
             }
         }
     }
 
-    /// Places every naked single; true when it placed any.
+    /// Places every naked single. When it placed none it returns the counters it read,
+    /// which still describe the board; `None` when it placed some.
     #[inline(always)]
-    fn place_naked_singles(&mut self) -> Result<bool, Contradiction> {
+    fn place_naked_singles(&mut self) -> Result<Option<CandidateCounts>, Contradiction> {
         let mut placed_any = false;
         // Counted for the three bands at once, before any placement: a single placed in one
         // band changes the others only where the next round looks again.
-        let [ones, twos, _] = lanes::candidate_counts(&self.cands);
+        let counts = lanes::candidate_counts(&self.cands);
+        let [ones, twos, _] = counts;
         for band in 0..3 {
             let unsolved = self.unsolved[band];
             if unsolved == 0 {
@@ -194,38 +198,32 @@ impl Board {
                 }
             }
         }
-        Ok(placed_any)
+        Ok((!placed_any).then_some(counts))
     }
 
     /// The band shrink turned sideways: within a stack, a digit takes one column of each
     /// box and one box of each column. True when it removed any candidate.
     #[inline(always)]
-    fn shrink_stacks(&mut self) -> Result<bool, Contradiction> {
+    fn shrink_stacks<K: Kernel>(&mut self) -> Result<bool, Contradiction> {
         let mut changed = false;
         for d in 0..9 {
             if self.cands[3 * d..3 * d + 3] == self.stack_seen[3 * d..3 * d + 3] {
                 continue;
             }
-            let cols = [
-                columns(self.cands[3 * d]),
-                columns(self.cands[3 * d + 1]),
-                columns(self.cands[3 * d + 2]),
-            ];
-            let mut allowed = [0u32; 3];
+            let cols = digit_columns(&self.cands[3 * d..3 * d + 3]);
+            let mut allowed = 0;
             for stack in 0..3 {
-                let shift = 3 * stack;
-                let p = stack_pattern(&cols, stack);
+                let p = K::stack_pattern(cols, stack);
                 let u = u32::from(UNION[p]);
                 self.stack_configurations[3 * d + stack] = CONFIGURATIONS[p];
                 if u == 0 {
                     return Err(Contradiction);
                 }
-                allowed[0] |= (u & 7) << shift;
-                allowed[1] |= ((u >> 3) & 7) << shift;
-                allowed[2] |= (u >> 6) << shift;
+                allowed |= K::stack_columns(u, stack);
             }
-            for (b, columns) in allowed.into_iter().enumerate() {
+            for b in 0..3 {
                 let i = 3 * d + b;
+                let columns = (allowed >> (9 * b)) & 0x1FF;
                 let mask = self.cands[i] & (columns * ROWS_OF_COLUMN);
                 if mask != self.cands[i] {
                     self.cands[i] = mask;
@@ -237,20 +235,28 @@ impl Board {
         Ok(changed)
     }
 
-    /// Applies the rules until none changes anything.
+    /// Applies the rules until none changes anything. Returns the candidate counters of
+    /// the board it leaves (all zero when it is solved): those of the last round of naked
+    /// singles, which placed nothing and after which nothing changed, so the choice of a
+    /// branching cell need not count again.
     #[inline(always)]
-    pub(super) fn propagate(&mut self, rules: Rules) -> Result<(), Contradiction> {
+    pub(super) fn propagate<K: Kernel>(
+        &mut self,
+        rules: Rules,
+    ) -> Result<CandidateCounts, Contradiction> {
         loop {
-            self.update_bands()?;
+            self.update_bands::<K>()?;
             if self.unsolved == [0; 3] {
-                return Ok(());
+                return Ok([[0; 3]; 3]);
             }
             // No separate column hidden singles: the stack shrink finds them (a column with
             // one candidate confines the digit to that column in its box, which the band's
             // row single then places), and dropping the check saved time with the very
             // same guess counts (BENCHMARKS.md).
-            if !self.place_naked_singles()? && (rules == Rules::Light || !self.shrink_stacks()?) {
-                return Ok(());
+            if let Some(counts) = self.place_naked_singles()? {
+                if rules == Rules::Light || !self.shrink_stacks::<K>()? {
+                    return Ok(counts);
+                }
             }
         }
     }

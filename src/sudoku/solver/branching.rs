@@ -2,10 +2,11 @@
 //! configuration in a band or stack (the module comment's "Branching").
 
 use super::board::{Board, Rules};
-use super::lanes;
+use super::isa::Kernel;
+use super::lanes::CandidateCounts;
 use super::tables::{
-    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, columns, pattern,
-    permutation_matrix, stack_pattern,
+    COLUMN_OF, CONFIGURATIONS, KEEP, PEERS, PERMUTATIONS, ROWS_OF_COLUMN, digit_columns,
+    permutation_matrix,
 };
 
 /// With the full rules, the search branches on a digit's configuration in a band or stack
@@ -35,12 +36,13 @@ pub(super) struct BranchingCell {
 impl Board {
     /// The cell to branch on: a bivalue cell if there is one (with the full rules the one
     /// with the most unsolved peers, with the light rules the first), else the first with the
-    /// fewest candidates. Only called on a propagated, unsolved board, where every unsolved
+    /// fewest candidates, from the board's candidate `counts` (as [`Board::propagate`]
+    /// leaves them). Only called on a propagated, unsolved board, where every unsolved
     /// cell has at least two.
     #[inline(always)]
-    pub(super) fn branching_cell(&self, rules: Rules) -> BranchingCell {
+    pub(super) fn branching_cell(&self, rules: Rules, counts: &CandidateCounts) -> BranchingCell {
         let mut pairs = [0u32; 3];
-        let [_, twos, threes] = lanes::candidate_counts(&self.cands);
+        let [_, twos, threes] = *counts;
         for (band, pairs) in pairs.iter_mut().enumerate() {
             *pairs = self.unsolved[band] & twos[band] & !threes[band];
             if rules == Rules::Light && *pairs != 0 {
@@ -122,13 +124,13 @@ impl Board {
     /// with the full rules, where every band and stack pattern is a union of configurations,
     /// so that either confinement removes candidates.
     #[inline(always)]
-    pub(super) fn branching_configuration(&self) -> Option<(usize, [[u32; 3]; 2])> {
+    pub(super) fn branching_configuration<K: Kernel>(&self) -> Option<(usize, [[u32; 3]; 2])> {
         let mut totals = [0u32; 6];
         // Counted afresh in the bands (in a band update it would cost every puzzle), kept by
         // the stack shrink in the stacks.
         let count = |digit: usize, unit: usize| {
             if unit < 3 {
-                CONFIGURATIONS[pattern(self.cands[3 * digit + unit])]
+                CONFIGURATIONS[K::pattern(self.cands[3 * digit + unit])]
             } else {
                 self.stack_configurations[3 * digit + unit - 3]
             }
@@ -161,12 +163,9 @@ impl Board {
             .min_by_key(|&digit| (candidates_in_unit(digit), digit))?;
         let bands = &self.cands[3 * digit..3 * digit + 3];
         let p = if unit < 3 {
-            pattern(bands[unit])
+            K::pattern(bands[unit])
         } else {
-            stack_pattern(
-                &[columns(bands[0]), columns(bands[1]), columns(bands[2])],
-                unit - 3,
-            )
+            K::stack_pattern(digit_columns(bands), unit - 3)
         };
         // The count read above comes from the last update of these masks; the split is only
         // sound with exactly two configurations, so that is checked on the masks themselves.
@@ -215,6 +214,7 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    use super::super::isa::Portable;
     use super::*;
     use crate::puzzle_sets;
     use crate::sudoku::Solver;
@@ -232,8 +232,11 @@ mod tests {
             // Down the side of every split the solution is on, as far as splits go.
             let mut board = Board::from_grid(&puzzle).unwrap();
             loop {
-                assert!(board.propagate(Rules::Full).is_ok(), "line {number}");
-                let Some((digit, sides)) = board.branching_configuration() else {
+                assert!(
+                    board.propagate::<Portable>(Rules::Full).is_ok(),
+                    "line {number}"
+                );
+                let Some((digit, sides)) = board.branching_configuration::<Portable>() else {
                     break;
                 };
                 let mut boards = [board; 2];

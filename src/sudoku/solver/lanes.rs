@@ -5,7 +5,10 @@
 //! feature detection) and plain arrays elsewhere. Each function has a scalar twin in the
 //! tests, which check that both agree on random masks.
 
-use wide::{CmpEq, i32x4};
+use wide::{CmpEq, i32x4, u8x16};
+
+use super::tables::BAND;
+use crate::sudoku::grid::CELLS;
 
 /// Four masks from `masks[at..at + 4]`, reinterpreted as signed lanes (`wide` compares and
 /// gathers sign bits on `i32x4`).
@@ -34,11 +37,15 @@ pub(super) fn changed(now: &[u32; 27], before: &[u32; 27]) -> u32 {
     !same & 0x7FF_FFFF
 }
 
+/// For each band, the cells with at least one, two and three candidates
+/// (see [`candidate_counts`]).
+pub(super) type CandidateCounts = [[u32; 3]; 3];
+
 /// For each band (lane `b`), the cells where at least one, at least two and at least three
 /// of the nine digits are still candidates: the counters of the naked singles and of the
 /// choice of a branching cell, summed bit-parallel over the digits, all three bands at once.
 #[inline(always)]
-pub(super) fn candidate_counts(masks: &[u32; 27]) -> [[u32; 3]; 3] {
+pub(super) fn candidate_counts(masks: &[u32; 27]) -> CandidateCounts {
     let zero = i32x4::new([0; 4]);
     let (mut ones, mut twos, mut threes) = (zero, zero, zero);
     for d in 0..9 {
@@ -58,6 +65,28 @@ pub(super) fn candidate_counts(masks: &[u32; 27]) -> [[u32; 3]; 3] {
         [lanes[0] as u32, lanes[1] as u32, lanes[2] as u32]
     };
     [bands(ones), bands(twos), bands(threes)]
+}
+
+/// The cells holding a given (any value but 0), as a band mask per band: sixteen cells
+/// compared with zero at a time, so that the board setup visits only the givens, where a
+/// test of each of the 81 cells was a branch mispredicted on about every other cell of a
+/// puzzle (BENCHMARKS.md, "Issue 17, third session").
+#[inline(always)]
+pub(super) fn given_cells(cells: &[u8; CELLS]) -> [u32; 3] {
+    let zero = u8x16::new([0; 16]);
+    let mut empty = u128::from(cells[80] == 0) << 80;
+    for k in 0..5 {
+        let sixteen = u8x16::new(std::array::from_fn(|i| cells[16 * k + i]));
+        // The mask's low 16 bits, one a lane.
+        let lanes = (sixteen.cmp_eq(zero).move_mask() & 0xFFFF) as u128;
+        empty |= lanes << (16 * k);
+    }
+    let given = !empty;
+    [
+        given as u32 & BAND,
+        (given >> 27) as u32 & BAND,
+        (given >> 54) as u32 & BAND,
+    ]
 }
 
 #[cfg(test)]
@@ -121,6 +150,41 @@ mod tests {
             for i in 0..27 { thin[i] &= sparse[i] & sparse[(i + 5) % 27]; }
             prop_assert_eq!(candidate_counts(&thin), candidate_counts_one_by_one(&thin));
         }
+    }
+
+    proptest! {
+        #[test]
+        fn given_cells_agree_with_testing_each_cell(
+            cells in proptest::array::uniform32(0u8..=9),
+            more in proptest::array::uniform32(0u8..=9),
+            rest in proptest::array::uniform17(0u8..=9),
+            sparse in proptest::array::uniform32(proptest::bool::weighted(0.7)),
+        ) {
+            let mut grid = [0u8; CELLS];
+            let values = cells.iter().chain(&more).chain(&rest);
+            for (cell, (&value, &blank)) in values.zip(sparse.iter().cycle()).enumerate() {
+                grid[cell] = if blank { 0 } else { value };
+            }
+            let mut expected = [0u32; 3];
+            for (cell, &value) in grid.iter().enumerate() {
+                if value != 0 {
+                    expected[cell / 27] |= 1 << (cell % 27);
+                }
+            }
+            prop_assert_eq!(given_cells(&grid), expected);
+        }
+    }
+
+    #[test]
+    fn given_cells_sees_each_cell_alone() {
+        for cell in 0..CELLS {
+            let mut grid = [0u8; CELLS];
+            grid[cell] = 9;
+            let mut expected = [0u32; 3];
+            expected[cell / 27] = 1 << (cell % 27);
+            assert_eq!(given_cells(&grid), expected, "cell {cell}");
+        }
+        assert_eq!(given_cells(&[5; CELLS]), [BAND; 3]);
     }
 
     #[test]

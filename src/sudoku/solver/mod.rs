@@ -69,9 +69,9 @@
 //! # Files
 //! [`tables`] holds the constant tables and their lookups, [`lanes`] the loops done four
 //! masks at a time (SIMD), [`board`] the band board and its propagation, [`branching`] the choice of a branching cell or configuration, [`search`]
-//! the search with its budget and fresh start, [`isa`] its copy compiled for x86-64-v3 and
-//! the choice of copy made at run time; this file the public API and the choices
-//! made from the givens.
+//! the search with its budget and fresh start, [`isa`] its copies compiled for x86-64-v3
+//! (one of them gathering band patterns with BMI2's `pext`) and the choice of copy made at
+//! run time; this file the public API and the choices made from the givens.
 
 mod board;
 mod branching;

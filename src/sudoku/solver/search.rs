@@ -2,7 +2,7 @@
 //! the budget, and the fresh start with cells only when configurations lose their way.
 
 use super::board::{Board, Rules};
-use super::isa::Isa;
+use super::isa::{Isa, Kernel};
 use crate::sudoku::grid::Grid;
 
 /// The search ran out of guesses before it could answer; this proves nothing about the
@@ -96,28 +96,33 @@ impl Search {
     /// Searches from `board`, with `recurse` for the branches tried on a copy: the search
     /// itself, as compiled for one instruction set (see [`super::isa`]), into which this is
     /// inlined with everything below it.
+    ///
+    /// The board is searched in place: a branch's copy is made once, by the caller, and
+    /// handed down by reference. Handed down by value it was copied twice, two `memcpy`
+    /// calls of the whole board per branch; the one saved is 1.5% of `msolve_hardest`'s
+    /// instructions (BENCHMARKS.md, "Issue 17, third session").
     #[inline(always)]
-    pub(super) fn step(
+    pub(super) fn step<K: Kernel>(
         &mut self,
-        mut board: Board,
-        recurse: impl Fn(&mut Search, Board) -> Result<(), BudgetExhausted>,
+        board: &mut Board,
+        recurse: impl Fn(&mut Search, &mut Board) -> Result<(), BudgetExhausted>,
     ) -> Result<(), BudgetExhausted> {
         loop {
-            if board.propagate(self.rules).is_err() {
+            let Ok(counts) = board.propagate::<K>(self.rules) else {
                 return Ok(());
-            }
+            };
             if board.unsolved == [0; 3] {
                 self.found.solutions += 1;
                 self.found.first.get_or_insert_with(|| board.to_grid());
                 return Ok(());
             }
-            let cell = board.branching_cell(self.rules);
+            let cell = board.branching_cell(self.rules, &counts);
             if self.configurations && cell.or_a_configuration {
-                if let Some((digit, [first, second])) = board.branching_configuration() {
+                if let Some((digit, [first, second])) = board.branching_configuration::<K>() {
                     self.spend_guess()?;
-                    let mut next = board;
+                    let mut next = *board;
                     next.confine(digit, first);
-                    recurse(self, next)?;
+                    recurse(self, &mut next)?;
                     if self.found.solutions >= self.limit {
                         return Ok(());
                     }
@@ -132,9 +137,9 @@ impl Search {
                 let digit = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
                 self.spend_guess()?;
-                let mut next = board;
+                let mut next = *board;
                 next.place(digit, band, pos);
-                recurse(self, next)?;
+                recurse(self, &mut next)?;
                 if self.found.solutions >= self.limit {
                     return Ok(());
                 }

@@ -170,14 +170,32 @@ pub(super) fn single_rows(band: u32) -> (u32, u32) {
     (r0 | r1 << 9 | r2 << 18, r0 | r1 | r2)
 }
 
-/// The 3x3 pattern of one stack for one digit, from the columns (9 bits) of its three band
-/// masks: bit `3 * b + c` says band `b` has candidates in column `c` of the stack.
+/// The columns of stack 0 in each band of [`digit_columns`]; shifted by `3 * s`, stack `s`'s.
+/// The masks of `pext` and `pdep`, x86-64 only.
+#[cfg(any(target_arch = "x86_64", test))]
+pub(super) const STACK_COLUMNS: u32 = 0x1C_0E07;
+
+/// The columns (9 bits) of a digit's three band masks, band `b`'s at bit `9 * b`.
 #[inline(always)]
-pub(super) fn stack_pattern(columns: &[u32; 3], stack: usize) -> usize {
+pub(super) fn digit_columns(bands: &[u32]) -> u32 {
+    columns(bands[0]) | columns(bands[1]) << 9 | columns(bands[2]) << 18
+}
+
+/// The 3x3 pattern of one stack for one digit, from its [`digit_columns`]: bit `3 * b + c`
+/// says band `b` has candidates in column `c` of the stack.
+#[inline(always)]
+pub(super) fn stack_pattern(columns: u32, stack: usize) -> usize {
     let shift = 3 * stack;
-    (((columns[0] >> shift) & 7)
-        | ((columns[1] >> shift) & 7) << 3
-        | ((columns[2] >> shift) & 7) << 6) as usize
+    (((columns >> shift) & 7)
+        | ((columns >> (shift + 6)) & 0x38)
+        | ((columns >> (shift + 12)) & 0x1C0)) as usize
+}
+
+/// [`stack_pattern`] undone: the 3x3 pattern `p` of stack `stack` as columns laid out as
+/// in [`digit_columns`].
+#[inline(always)]
+pub(super) fn stack_columns(p: u32, stack: usize) -> u32 {
+    ((p & 7) | (p & 0x38) << 6 | (p & 0x1C0) << 12) << (3 * stack)
 }
 
 /// The columns (9 bits) holding any bit of a band mask.
@@ -215,6 +233,15 @@ mod tests {
         assert_eq!(single_rows(0b1_0000_0011 | 0b100 << 9), (0b100 << 9, 0b100));
         assert_eq!(columns(1 | 1 << 13 | 1 << 26), 0b1_0001_0001);
         assert_eq!(COLUMN_OF[13], 1 << 4 | 1 << 13 | 1 << 22);
-        assert_eq!(stack_pattern(&[0b111, 0b010, 0b100], 0), 0b100_010_111);
+        let columns = digit_columns(&[0b111, 0b010 << 9, 0b100 << 18 | 0b100_000]);
+        assert_eq!(columns, 0b111 | 0b010 << 9 | 0b100_100 << 18);
+        assert_eq!(stack_pattern(columns, 0), 0b100_010_111);
+        assert_eq!(stack_pattern(columns, 1), 0b100_000_000);
+        for stack in 0..3 {
+            for p in 0..512 {
+                assert_eq!(stack_pattern(stack_columns(p, stack), stack), p as usize);
+                assert_eq!(stack_columns(p, stack) & !(STACK_COLUMNS << (3 * stack)), 0);
+            }
+        }
     }
 }
