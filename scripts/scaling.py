@@ -11,7 +11,7 @@ says little.
 
 The binary is timed from a copy in a temporary folder, as an installed binary is: the file
 the linker wrote starts about 0.1 ms slower than a byte-identical copy of it (BENCHMARKS.md,
-"Process start-up"), which is the page cache's state, not the program."""
+"the process around a small file"), which is the page cache's state, not the program."""
 import os
 import shutil
 import statistics

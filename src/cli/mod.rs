@@ -34,8 +34,8 @@ pub struct Cli {
 }
 
 /// The subcommands. Each one's options are built only when it is the one run (`defer`):
-/// building every subcommand's options took more time than a short `solve` run spends
-/// on anything but its puzzles (BENCHMARKS.md, "Process start-up").
+/// building all of them was a sixth of every command's start-up, paid again by each short
+/// `solve` run (BENCHMARKS.md, "the process around a small file").
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum Command {

@@ -31,7 +31,7 @@ pub const INLINE_GUESS_BUDGET: u64 = 32;
 
 /// Boards a batch's job takes at a time: small enough that the jobs end together (a
 /// 17-clue part is a few tens of microseconds), large enough that taking one costs nothing
-/// (BENCHMARKS.md, "Issue 17, third session": 16 against 32 and 8).
+/// (BENCHMARKS.md, "the batch's parts": 16 against 32 and 8).
 pub const BATCH_PART: usize = 16;
 
 /// Why the pool ran no job, or got no answer from one.

@@ -14,8 +14,8 @@
 //! The third copy is the x86-64-v3 one with a band mask's row-by-box pattern (the index
 //! of every band shrink, on the engine's chain of dependent loads) gathered by one BMI2
 //! `pext` instead of three table lookups, and the stack shrink's patterns and columns by
-//! `pext` and `pdep` ([`Kernel`]): 4-12% fewer instructions by set (`msolve_hardest` 12%),
-//! and `msolve_hardest` about 8% faster (BENCHMARKS.md, "Issue 17, third session").
+//! `pext` and `pdep` ([`Kernel`]): fewer instructions on every set, and faster on the hardest
+//! (BENCHMARKS.md, "Issue 17, third session: the solver").
 //! `pext` and `pdep` are fast on Intel since Haswell and on AMD since Zen 3, but
 //! microcoded and many times slower on earlier AMD cores, which have BMI2 all the same:
 //! there the plain v3 copy runs.
