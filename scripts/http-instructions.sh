@@ -22,16 +22,16 @@ fi
 N="${2:-2000}"
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+# shellcheck source=lib/server.sh
+source "$ROOT/scripts/lib/server.sh"
+PORT="$(free_port)"
 WORK="$(mktemp -d)"
 valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.%p" "$BIN" --listen "127.0.0.1:$PORT" \
     >"$WORK/server.log" 2>&1 &
 VG=$!
 trap 'kill $VG 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 0.3
-done
+wait_for_healthz "http://127.0.0.1:$PORT" "$VG" 100 0.3 ||
+    { echo "http-instructions: no answer on /healthz within 30 s" >&2; exit 1; }
 
 requests() { # path, count: that many requests on one connection, each answered 200
     python3 - "$PORT" "$1" "$2" "$ROOT/data/puzzles/puzzles2_17_clue" <<'PY'

@@ -30,17 +30,17 @@ else
     BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release/sudoku-service"
 fi
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+# shellcheck source=lib/server.sh
+source "$ROOT/scripts/lib/server.sh"
+PORT="$(free_port)"
 WORK="$(mktemp -d)"
 # As shipped (request ids, metrics, CORS, a log line per request at INFO), the log to a
 # file; set RUST_LOG to compare other levels.
 "$BIN" --listen "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+wait_for_healthz "http://127.0.0.1:$PORT" "$SERVER" 100 0.1 ||
+    { echo "load-bench: no answer on /healthz within 10 s" >&2; exit 1; }
 
 cat >"$WORK/solve.lua" <<'LUA'
 -- One 17-clue puzzle per request, cycling through the file (each wrk thread has its own copy).

@@ -11,6 +11,12 @@
 #                                   in LOG, and wait up to 10 s for /healthz; sets SERVER_PID
 #                                   and SERVER_URL
 #   stop_release_server             stop it (TERM, then KILL after 5 s); safe to call twice
+#   free_port                       print a free TCP port on 127.0.0.1
+#   wait_for_healthz URL PID TRIES PAUSE  poll URL/healthz up to TRIES times, PAUSE seconds
+#                                   apart, while PID lives; non-zero if it never answered
+#
+# The benchmarks (load-bench.sh, http-instructions.sh) start their own server, as shipped
+# (INFO logging) and possibly under valgrind, with the last two.
 
 ensure_venv() {
     local venv="$1" requirements="$2"
@@ -49,18 +55,28 @@ build_release() {
     [ -x "$SERVER_BIN" ] || { echo "no binary at $SERVER_BIN" >&2; return 1; }
 }
 
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_for_healthz() {
+    local url="$1" pid="$2" tries="$3" pause="$4"
+    for _ in $(seq 1 "$tries"); do
+        curl -fsS --max-time 1 "$url/healthz" >/dev/null 2>&1 && return 0
+        kill -0 "$pid" 2>/dev/null || break
+        sleep "$pause"
+    done
+    return 1
+}
+
 start_release_server() {
     local log="$1" port
     shift
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    port="$(free_port)"
     SERVER_URL="http://127.0.0.1:$port"
     RUST_LOG="${RUST_LOG:-warn}" "$SERVER_BIN" serve --listen "127.0.0.1:$port" "$@" >"$log" 2>&1 &
     SERVER_PID=$!
-    for _ in $(seq 1 100); do
-        curl -fsS --max-time 1 "$SERVER_URL/healthz" >/dev/null 2>&1 && return 0
-        kill -0 "$SERVER_PID" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_for_healthz "$SERVER_URL" "$SERVER_PID" 100 0.1 && return 0
     echo "no answer on $SERVER_URL/healthz within 10 s" >&2
     return 1
 }
