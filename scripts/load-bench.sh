@@ -10,6 +10,10 @@
 # Each round runs both endpoints back to back and prints one line per endpoint (requests/s,
 # p50, p99) and that round's /solve-to-/healthz ratio; the summary is the median ratio.
 # These machines are shared: a single pair of runs has read anywhere from 0.66 to 0.90.
+# With CONTROL=1 each round also posts the same puzzles already solved (the command's own
+# answers, 81 givens each): the same request and answer sizes, the same body parsing and
+# log line, and a search with nothing to do. Its ratio is the ceiling that no faster solver
+# can pass, and the gap between the two ratios is what the solver costs.
 # It is a benchmark, not a test: CI builds it but does not run it.
 set -euo pipefail
 
@@ -85,14 +89,29 @@ open(path + ".rps", "w").write(str(rps))
 PY
 }
 
+if [ "${CONTROL:-0}" = 1 ]; then
+    "$BIN" solve "$PUZZLES" >"$WORK/solved-puzzles.txt" 2>/dev/null
+fi
+
+ratio() { # endpoint run name, label
+    python3 -c "print(f'ratio    $2 = {float(open(\"$WORK/$1.txt.rps\").read())/float(open(\"$WORK/healthz.txt.rps\").read()):.2f}')" \
+        | tee -a "$WORK/ratios-$1"
+}
+
 echo "wrk: $THREADS threads, $CONNECTIONS connections, ${SECONDS_PER_RUN}s per endpoint, $ROUNDS rounds, server $BIN"
 for round in $(seq 1 "$ROUNDS"); do
     run healthz "http://127.0.0.1:$PORT/healthz"
     PUZZLES="$PUZZLES" run solve -s "$WORK/solve.lua" "http://127.0.0.1:$PORT/solve"
-    python3 -c "print(f'ratio    /solve ÷ /healthz = {float(open(\"$WORK/solve.txt.rps\").read())/float(open(\"$WORK/healthz.txt.rps\").read()):.2f}')" \
-        | tee -a "$WORK/ratios"
+    ratio solve "/solve ÷ /healthz"
+    if [ "${CONTROL:-0}" = 1 ]; then
+        PUZZLES="$WORK/solved-puzzles.txt" run control -s "$WORK/solve.lua" "http://127.0.0.1:$PORT/solve"
+        ratio control "/solve (boards already solved) ÷ /healthz"
+    fi
 done
-python3 -c "import statistics; r = [float(l.split()[-1]) for l in open('$WORK/ratios')]; print(f'median ratio over {len(r)} rounds: {statistics.median(r):.2f} (min {min(r):.2f}, max {max(r):.2f})')"
+for name in solve control; do
+    [ -f "$WORK/ratios-$name" ] || continue
+    python3 -c "import statistics; r = [float(l.split()[-1]) for l in open('$WORK/ratios-$name')]; print(f'median ratio over {len(r)} rounds, $name: {statistics.median(r):.2f} (min {min(r):.2f}, max {max(r):.2f})')"
+done
 echo "server peak RSS: $(awk '/VmHWM/ {print $2/1024 " MB"}' /proc/$SERVER/status)"
 
 # GNU time's %M: a child's ru_maxrss as Python reads it counts the forked copy of the
