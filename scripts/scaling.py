@@ -6,8 +6,8 @@ usage: scripts/scaling.py BINARY FILE... RUNS
 For each file, runs the two interleaved (after one warm-up each), RUNS times, and prints
 the medians and their ratio: `FILE t1 SECONDS t2 SECONDS scaling RATIO`, after a first line
 with the machine's load; then the same from the command's own clock (its summary line),
-which leaves out what every process pays to start and exit (on these VMs `/bin/true` alone
-takes about 0.6 ms, a twentieth of a small file's run). Interleaving and medians because the machines we measure on are
+which leaves out what every process pays to start and exit (BENCHMARKS.md, "the process
+around a small file"). Interleaving and medians because the machines we measure on are
 shared and noisy; with other work on the machine a second core is not free, and the figure
 says little.
 
@@ -42,6 +42,7 @@ def scaling(binary, path, runs):
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                  check=True).stderr
         took = time.perf_counter() - started
+        # The summary prints seconds to the millisecond; puzzles over its rate is finer.
         match = re.search(r"^(\d+) puzzles in [\d.]+ s \(([\d.]+) puzzles/s", summary, re.M)
         return took, int(match.group(1)) / float(match.group(2))
 
