@@ -33,16 +33,18 @@ ENV CARGO_TERM_COLOR=never \
 # 1. Dependencies only, against placeholder sources: this layer is reused for
 #    as long as Cargo.toml and Cargo.lock do not change.
 COPY Cargo.toml Cargo.lock ./
-COPY benches ./benches
+COPY crates/sudoku/Cargo.toml ./crates/sudoku/
+COPY crates/sudoku/benches ./crates/sudoku/benches
 RUN set -eu; \
     target="$(rustc -vV | sed -n 's/^host: //p')"; \
     echo "$target" > /target-triple; \
-    mkdir -p src; \
+    mkdir -p src crates/sudoku/src; \
     echo 'fn main() {}' > src/main.rs; \
     echo '//! placeholder' > src/lib.rs; \
+    echo '//! placeholder' > crates/sudoku/src/lib.rs; \
     cargo fetch --locked; \
     cargo build --release --locked --target "$target" --bin sudoku-service; \
-    rm -rf src
+    rm -rf src crates/sudoku/src
 
 # 2. The service itself, with whatever else the crate includes (openapi.yaml,
 #    ...; .dockerignore keeps out build output and files the build never reads).
@@ -51,7 +53,7 @@ RUN set -eu; \
 COPY . .
 RUN set -eu; \
     target="$(cat /target-triple)"; \
-    find src -type f -exec touch {} +; \
+    find src crates -type f -exec touch {} +; \
     cargo build --release --locked --offline --target "$target" --bin sudoku-service; \
     install -D -m 0755 "target/$target/release/sudoku-service" /out/sudoku-service; \
     /out/sudoku-service --version; \

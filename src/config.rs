@@ -83,12 +83,12 @@ pub struct Config {
     pub max_queued_solves: usize,
 
     /// Guesses one search may make before it gives up with 503 `search_limit`.
-    #[arg(long, env = "SUDOKU_GUESS_BUDGET", value_name = "GUESSES", default_value_t = crate::sudoku::DEFAULT_GUESS_BUDGET)]
+    #[arg(long, env = "SUDOKU_GUESS_BUDGET", value_name = "GUESSES", default_value_t = sudoku::DEFAULT_GUESS_BUDGET)]
     pub guess_budget: u64,
 
     /// Logical steps `/grade` applies at most; a puzzle that needs more is answered with the
     /// rating reached and `solved_by_logic: false`.
-    #[arg(long, env = "SUDOKU_GRADE_STEP_BUDGET", value_name = "STEPS", default_value_t = crate::sudoku::grade::DEFAULT_STEP_BUDGET)]
+    #[arg(long, env = "SUDOKU_GRADE_STEP_BUDGET", value_name = "STEPS", default_value_t = sudoku::grade::DEFAULT_STEP_BUDGET)]
     pub grade_step_budget: usize,
 
     /// Milliseconds `/generate` may search for a puzzle of the difficulty asked for before it
@@ -168,8 +168,8 @@ impl Default for Config {
             request_timeout: DEFAULT_REQUEST_TIMEOUT_SECS,
             max_concurrent_solves: None,
             max_queued_solves: DEFAULT_MAX_QUEUED_SOLVES,
-            guess_budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
-            grade_step_budget: crate::sudoku::grade::DEFAULT_STEP_BUDGET,
+            guess_budget: sudoku::DEFAULT_GUESS_BUDGET,
+            grade_step_budget: sudoku::grade::DEFAULT_STEP_BUDGET,
             generate_deadline: DEFAULT_GENERATE_DEADLINE_MS,
             generate_stock: DEFAULT_GENERATE_STOCK,
             cors_origins: vec!["*".to_owned()],

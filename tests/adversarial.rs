@@ -9,8 +9,8 @@ mod common;
 
 use common::*;
 use serde_json::json;
+use sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved, is_valid};
 use sudoku_service::config::Config;
-use sudoku_service::sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved, is_valid};
 
 /// Guesses (`common::guesses`, the default solver's count) an adversarial puzzle may take:
 /// a few milliseconds in a debug build and well under one in release (about 4,000 guesses

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::{Output, Stdio};
 
 use serde_json::Value;
-use sudoku_service::sudoku::{Difficulty, Grid, Solver, Symmetry, Verdict, grade};
+use sudoku::{Difficulty, Grid, Solver, Symmetry, Verdict, grade};
 
 #[path = "support/cli.rs"]
 mod cli;

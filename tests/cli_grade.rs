@@ -2,7 +2,7 @@
 //! across threads, exit codes.
 
 use serde_json::Value;
-use sudoku_service::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
+use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
 #[path = "support/cli.rs"]
 mod cli;

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sudoku_service::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
+use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
 #[path = "support/cli.rs"]
 mod cli;

@@ -9,11 +9,9 @@ use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use common::*;
 use serde_json::{Value, json};
+use sudoku::grade::DEFAULT_STEP_BUDGET;
+use sudoku::{Difficulty, GenerateOptions, Grid, Solver, Symmetry, Verdict, generate, grade};
 use sudoku_service::config::Config;
-use sudoku_service::sudoku::grade::DEFAULT_STEP_BUDGET;
-use sudoku_service::sudoku::{
-    Difficulty, GenerateOptions, Grid, Solver, Symmetry, Verdict, generate, grade,
-};
 
 /// Settings under which no search in these tests runs out of time, however slow the
 /// machine: the generator's deadline is capped at half the request timeout.

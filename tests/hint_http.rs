@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use common::*;
 use serde_json::{Value, json};
+use sudoku::logic::{Candidates, Step, next_step};
+use sudoku::{Grid, Hint, Solver, grade, hint};
 use sudoku_service::config::Config;
-use sudoku_service::sudoku::logic::{Candidates, Step, next_step};
-use sudoku_service::sudoku::{Grid, Hint, Solver, grade, hint};
 
 /// A proper 17-clue puzzle whose path needs more than singles (the logic's BUG+1 test).
 const HARDER: &str =

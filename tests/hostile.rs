@@ -20,10 +20,10 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, Method, Request, StatusCode};
 use common::*;
 use serde_json::{Value, json};
+use sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved};
 use sudoku_service::config::{Config, DEFAULT_BATCH_BODY_LIMIT, DEFAULT_BODY_LIMIT};
 use sudoku_service::http::extract::parse_json;
 use sudoku_service::http::wire::{BatchRequest, Board, BoardRequest, MAX_BATCH_BOARDS};
-use sudoku_service::sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved};
 use tower::ServiceExt;
 
 const TEN_MB: usize = 10 * 1024 * 1024;

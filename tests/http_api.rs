@@ -8,10 +8,10 @@ use axum::body::{Body, Bytes};
 use axum::http::{Method, StatusCode};
 use common::*;
 use serde_json::{Value, json};
+use sudoku::Grid;
 use sudoku_service::config::Config;
 use sudoku_service::http::ApiError;
 use sudoku_service::http::pool::{BATCH_PART, INLINE_GUESS_BUDGET};
-use sudoku_service::sudoku::Grid;
 
 #[tokio::test]
 async fn solve_answers_in_the_form_it_was_asked_in() {

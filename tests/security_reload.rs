@@ -10,8 +10,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use sudoku::CLASSIC_PUZZLE;
 use sudoku_service::http::auth::hash_hex;
-use sudoku_service::sudoku::CLASSIC_PUZZLE;
 
 #[path = "support/cli.rs"]
 mod cli;

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_service::http::wire::Board;
-use sudoku_service::sudoku::{Grid, ParseError};
+use sudoku::{Grid, ParseError};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else {

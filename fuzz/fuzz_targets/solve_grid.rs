@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_service::sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved};
+use sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved};
 
 /// Small enough that one run stays fast; `BudgetExhausted` is an allowed answer.
 const BUDGET: u64 = 20_000;
@@ -58,10 +58,10 @@ fuzz_target!(|data: &[u8]| {
                 check(&solution);
                 assert_ne!(verdict, Verdict::None);
             }
-            Err(sudoku_service::sudoku::SolveError::NoSolution) => {
+            Err(sudoku::SolveError::NoSolution) => {
                 assert_eq!(verdict, Verdict::None);
             }
-            Err(sudoku_service::sudoku::SolveError::BudgetExhausted(_)) => {}
+            Err(sudoku::SolveError::BudgetExhausted(_)) => {}
         }
     }
 

@@ -55,7 +55,8 @@ else
   g++ "${FLAGS[@]}" -o "$OUT/driver" "${SOURCES[@]}"
   echo "tdoku: $(g++ --version | head -1), -O3 -march=native"
 fi
-cargo build --release --locked --quiet --bin sudoku-service --example throughput
+cargo build --release --locked --quiet --bin sudoku-service
+cargo build --release --locked --quiet -p sudoku --example throughput
 OURS="$TARGET/release/sudoku-service"
 echo "ours: $OURS ($(git -C "$ROOT" rev-parse --short HEAD)); $(uptime)"
 

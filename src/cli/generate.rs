@@ -11,8 +11,8 @@ use super::grade::GradeJson;
 use super::input;
 use super::pipeline;
 use super::progress::Progress;
-use crate::sudoku::generate::DEFAULT_MAX_ATTEMPTS;
-use crate::sudoku::{Difficulty, GenerateError, GenerateOptions, Generated, Symmetry, generate};
+use sudoku::generate::DEFAULT_MAX_ATTEMPTS;
+use sudoku::{Difficulty, GenerateError, GenerateOptions, Generated, Symmetry, generate};
 
 /// Puzzles generated ahead of the first one not yet written: each takes from a tenth of a
 /// millisecond to a second, so a slow one does not leave the other threads waiting.
@@ -213,7 +213,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::{Grid, Solver, Verdict};
+    use sudoku::{Grid, Solver, Verdict};
 
     fn args(count: u64, threads: usize) -> GenerateArgs {
         GenerateArgs {

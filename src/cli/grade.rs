@@ -9,8 +9,8 @@ use std::time::Instant;
 use super::input::{self, Block, BlockReader, Input};
 use super::pipeline::{self, Cancellation};
 use super::progress::Progress;
-use crate::sudoku::grade::{DEFAULT_STEP_BUDGET, grade_with};
-use crate::sudoku::{Difficulty, Grade, GradeError, Solver};
+use sudoku::grade::{DEFAULT_STEP_BUDGET, grade_with};
+use sudoku::{Difficulty, Grade, GradeError, Solver};
 
 /// Lines handed to a worker at a time: grading takes from a tenth of a millisecond to tens
 /// of them, a hundred times solving, so blocks are small to keep every core busy to the end.
@@ -342,7 +342,7 @@ fn grade_input(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
+    use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
     fn run_with_threads(input: &str, json: bool, threads: usize) -> (u8, String, String) {
         let args = GradeArgs {

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::sudoku::{CELLS, Grid, ParseError, is_blank_or_comment};
+use sudoku::{CELLS, Grid, ParseError, is_blank_or_comment};
 
 /// One named input: a file or stdin.
 pub(super) struct Input<'a> {
@@ -134,7 +134,7 @@ fn parse_plain(raw: &[u8]) -> Option<Grid> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::CLASSIC_PUZZLE;
+    use sudoku::CLASSIC_PUZZLE;
 
     #[test]
     fn the_plain_fast_path_parses_as_the_general_one() {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::input::{self, Block, BlockReader, Input};
 use super::pipeline::{self, Cancellation};
 use super::progress::Progress;
-use crate::sudoku::{CELLS, Grid, Solver, Verdict};
+use sudoku::{CELLS, Grid, Solver, Verdict};
 
 /// Lines handed to a worker at a time: small, so that when hard puzzles cluster every core
 /// stays busy to the end; large enough that handing them over costs nothing.
@@ -38,7 +38,7 @@ pub struct SolveArgs {
     pub threads: Option<NonZeroUsize>,
 
     /// Guesses allowed per puzzle before the search gives up (reported as `unknown`).
-    #[arg(long, value_name = "GUESSES", default_value_t = crate::sudoku::DEFAULT_GUESS_BUDGET)]
+    #[arg(long, value_name = "GUESSES", default_value_t = sudoku::DEFAULT_GUESS_BUDGET)]
     pub budget: u64,
 }
 
@@ -282,8 +282,8 @@ fn solve_input(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
     use std::sync::atomic::AtomicBool;
+    use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
     fn run_on(input: &str, json: bool) -> (u8, String, String) {
         run_with_threads(input, json, 1)
@@ -294,7 +294,7 @@ mod tests {
             files: vec![],
             json,
             threads: NonZeroUsize::new(threads),
-            budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
+            budget: sudoku::DEFAULT_GUESS_BUDGET,
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = run(&args, input.as_bytes(), &mut out, &mut err, false);
@@ -385,7 +385,7 @@ mod tests {
             files: vec![],
             json: false,
             threads: NonZeroUsize::new(threads),
-            budget: crate::sudoku::DEFAULT_GUESS_BUDGET,
+            budget: sudoku::DEFAULT_GUESS_BUDGET,
         };
         for threads in [1, 2] {
             let mut stderr = Vec::new();

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use super::pool::PoolError;
 use super::wire::{BoardError, ConflictBody, ParameterError, Problem};
 use crate::config::RETRY_AFTER_SECS;
-use crate::sudoku::GenerateError;
+use sudoku::GenerateError;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -188,8 +188,8 @@ impl From<GenerateError> for ApiError {
     }
 }
 
-impl From<crate::sudoku::BudgetExhausted> for ApiError {
-    fn from(exhausted: crate::sudoku::BudgetExhausted) -> Self {
+impl From<sudoku::BudgetExhausted> for ApiError {
+    fn from(exhausted: sudoku::BudgetExhausted) -> Self {
         ApiError::SearchLimit(exhausted.guesses)
     }
 }

@@ -25,7 +25,7 @@ use tokio::sync::Notify;
 
 use super::pool::{PoolError, SolverPool};
 use super::readiness::Readiness;
-use crate::sudoku::{GenerateError, GenerateOptions, Generated, generate};
+use sudoku::{GenerateError, GenerateOptions, Generated, generate};
 
 /// How long one background job may search for a puzzle: long enough for the rarest
 /// difficulty on a slow machine, short enough that a search that cannot succeed (under
@@ -169,7 +169,7 @@ impl Generator {
 mod tests {
     use super::*;
     use crate::http::metrics::Metrics;
-    use crate::sudoku::{Difficulty, Solver};
+    use sudoku::{Difficulty, Solver};
 
     fn generator(capacity: usize) -> Arc<Generator> {
         let pool = Arc::new(SolverPool::new(

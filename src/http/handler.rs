@@ -22,8 +22,8 @@ use super::wire::{
     SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
     read_max_steps,
 };
-use crate::sudoku::messages::render;
-use crate::sudoku::{GradeError, Grid, HintError, Verdict, find_conflicts};
+use sudoku::messages::render;
+use sudoku::{GradeError, Grid, HintError, Verdict, find_conflicts};
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");

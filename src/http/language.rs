@@ -15,7 +15,7 @@ use axum::http::header::{self, HeaderValue};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, IntoResponseParts, Response, ResponseParts};
 
-use crate::sudoku::messages::Language;
+use sudoku::messages::Language;
 
 /// The language a request's `Accept-Language` picks among those with a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,11 +17,11 @@ use std::time::Instant;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::metrics::Metrics;
-use crate::sudoku::grade::grade_with;
-use crate::sudoku::hint::{explain_with, hint_with};
-use crate::sudoku::logic::DEFAULT_WORK_BUDGET;
-use crate::sudoku::messages::{Message, describe, describe_path};
-use crate::sudoku::{
+use sudoku::grade::grade_with;
+use sudoku::hint::{explain_with, hint_with};
+use sudoku::logic::DEFAULT_WORK_BUDGET;
+use sudoku::messages::{Message, describe, describe_path};
+use sudoku::{
     BudgetExhausted, Explanation, GenerateError, GenerateOptions, Generated, Grade, GradeError,
     Grid, Hint, HintError, PencilMarks, Report, Solver, Verdict, generate,
 };
@@ -479,7 +479,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION, DEFAULT_GUESS_BUDGET};
+    use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION, DEFAULT_GUESS_BUDGET};
 
     /// The empty board: proving it has two solutions takes more guesses than the inline
     /// budget allows (checked below), so it always needs a slot.

@@ -19,7 +19,7 @@ use super::metrics::Metrics;
 use super::pool::SolverPool;
 use super::readiness::Readiness;
 use crate::config::Config;
-use crate::sudoku::Solver;
+use sudoku::Solver;
 
 /// Every part of the running service; cloning it clones handles, not the parts.
 #[derive(Clone, FromRef)]

@@ -9,15 +9,15 @@ use axum::body::{Body, Bytes, to_bytes};
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::response::Response;
 use serde_json::Value;
+use sudoku::{Grid, Solver};
 use sudoku_service::config::Config;
 use sudoku_service::http::{AppState, router};
-use sudoku_service::sudoku::{Grid, Solver};
 use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 use tower::ServiceExt;
 
 /// The classic puzzle from Wikipedia's Sudoku article, and its solution.
-pub(crate) use sudoku_service::sudoku::{CLASSIC_PUZZLE as PUZZLE, CLASSIC_SOLUTION as SOLUTION};
+pub(crate) use sudoku::{CLASSIC_PUZZLE as PUZZLE, CLASSIC_SOLUTION as SOLUTION};
 
 /// Not a proper puzzle (13 givens, several solutions, found by a random search for slow
 /// inputs): proving two takes about 80,000 guesses, ~20 ms in release and a few hundred in
@@ -248,7 +248,7 @@ pub(crate) fn grid_of_any_form(value: &Value) -> Result<Grid, String> {
 pub(crate) fn assert_solves(puzzle: &Grid, solution: &Value, case: &str) {
     let solution = grid_of_any_form(solution).unwrap_or_else(|err| panic!("{case}: {err}"));
     assert!(
-        sudoku_service::sudoku::is_solved(&solution),
+        sudoku::is_solved(&solution),
         "{case}: not a solution: {solution}"
     );
     assert!(

@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::sudoku::{CELLS, Grid, ParseError, cell_value};
+use sudoku::{CELLS, Grid, ParseError, cell_value};
 
 /// The form a board came in, which is the form its answer goes back in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -362,8 +362,8 @@ pub fn render(grid: &Grid, format: BoardFormat) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::CLASSIC_PUZZLE as LINE;
     use serde_json::json;
+    use sudoku::CLASSIC_PUZZLE as LINE;
 
     fn digits_rows() -> Value {
         render(&Grid::from_line(LINE).unwrap(), BoardFormat::Digits)

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::sudoku::Conflict;
+use sudoku::Conflict;
 
 /// A cell on the wire: 0-based row and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::board::{BoardFormat, render};
-use crate::sudoku::{Difficulty, GenerateOptions, Generated, Symmetry};
+use sudoku::{Difficulty, GenerateOptions, Generated, Symmetry};
 
 /// Attempts one `/generate` may make: no count bounds the search, the deadline does. The
 /// core's default of 1,000 is short of the rarest kinds (one mirror-symmetric extreme

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::sudoku::logic::Rating;
-use crate::sudoku::{Grade, TechniqueUse};
+use sudoku::logic::Rating;
+use sudoku::{Grade, TechniqueUse};
 
 /// A rating on the wire: Sudoku Explainer's scale, one decimal (`2.3`). The core keeps
 /// tenths as an integer, so every value has an exact shortest decimal form.
@@ -59,8 +59,8 @@ impl From<&Grade> for GradeResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::grade::DEFAULT_STEP_BUDGET;
-    use crate::sudoku::{CLASSIC_PUZZLE, Grid, grade};
+    use sudoku::grade::DEFAULT_STEP_BUDGET;
+    use sudoku::{CLASSIC_PUZZLE, Grid, grade};
 
     #[test]
     fn ratings_go_out_with_one_decimal() {

@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::board::{Board, BoardError, BoardFormat, kind_of};
 use super::conflict::CellRef;
 use super::generate::ParameterError;
-use crate::sudoku::logic::{ALL_DIGITS, Step, bit};
-use crate::sudoku::{CELLS, Explanation, Hint, PencilMarks};
+use sudoku::logic::{ALL_DIGITS, Step, bit};
+use sudoku::{CELLS, Explanation, Hint, PencilMarks};
 
 /// `{"board", "givens"?, "candidates"?}`: the body of `/hint`.
 #[derive(Debug, Deserialize)]
@@ -542,7 +542,7 @@ mod tests {
             }
         );
         assert_eq!(
-            crate::sudoku::Unit::ALL.map(crate::sudoku::Unit::name),
+            sudoku::Unit::ALL.map(sudoku::Unit::name),
             ["row", "column", "box"]
         );
     }

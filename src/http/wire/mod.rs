@@ -30,7 +30,7 @@ pub use problem::Problem;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::sudoku::{Grid, Report};
+use sudoku::{Grid, Report};
 
 /// Most boards one `/solve/batch` request may carry.
 pub const MAX_BATCH_BOARDS: usize = 1000;
@@ -148,7 +148,7 @@ pub struct StatusBody {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
+    use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
     #[test]
     fn an_answer_written_directly_is_the_json_serde_writes() {

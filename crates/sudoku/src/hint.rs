@@ -1,0 +1,522 @@
+//! Hints: the one next thing a player stuck on a puzzle should know, from where they are.
+//!
+//! A player's board mixes the puzzle's givens with their own entries, and may carry their
+//! pencil marks. [`hint`] answers, in this order of priority:
+//! 1. a filled cell that contradicts the puzzle's one solution ([`Hint::WrongDigit`]): a
+//!    player with a wrong digit cannot be helped by logic, which would build on it;
+//! 2. the solved board ([`Hint::Solved`]);
+//! 3. an empty cell whose pencil marks lack its digit in the solution
+//!    ([`Hint::WrongPencilMarks`]), for the same reason;
+//! 4. a single when there is one ([`logic::next_single`](super::logic::next_single): SE's
+//!    order would sometimes answer a "direct" pointing beside a naked single), else the
+//!    step the logical solver takes, from the player's pencil marks ([`Hint::Step`]):
+//!    the computed candidates with what the player crossed out removed, so a player who
+//!    has already made a deduction gets the one after it;
+//! 5. when no technique applies within the work budget, one digit of the solution
+//!    ([`Hint::Stuck`]).
+//!
+//! Which cells are givens cannot be told from the board alone, so a request may carry
+//! them: with `givens` the puzzle is the givens, which must have exactly one solution and
+//! all of which must be on the board unchanged, and a mistake is a filled cell that
+//! differs from the solution. Without them the board itself is the puzzle (a player's
+//! wrong digit then shows only when it leaves no solution, or several).
+//!
+//! [`explain`] gives the whole path the grader takes ([`mod@crate::grade`]), with its
+//! rating and difficulty.
+
+use super::grade::{Difficulty, grade_unique_with_path};
+use super::logic::{
+    ALL_DIGITS, Candidates, DEFAULT_WORK_BUDGET, Rating, Step, bit, digits_of, next_single,
+    next_step_within,
+};
+use super::{BudgetExhausted, CELLS, Conflict, Grid, Solver, Verdict, find_conflicts};
+
+/// A player's pencil marks, row-major: bit `d - 1` set when digit `d` is pencilled in that
+/// cell. The marks of filled cells are ignored.
+pub type PencilMarks = [u16; CELLS];
+
+/// What a player should hear next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hint {
+    /// Every cell is filled, and right.
+    Solved,
+    /// The first filled cell (row-major) whose digit is not the solution's. The digit is
+    /// not told: the player is to think again, not to copy it.
+    WrongDigit {
+        /// The cell, 0..81 row-major.
+        cell: usize,
+    },
+    /// The first empty cell (row-major) whose pencil marks lack its digit in the solution
+    /// (an empty cell with no marks at all included: every candidate was crossed out).
+    /// Marks for a digit already placed in a peer are stale, not wrong, and are ignored.
+    WrongPencilMarks {
+        /// The cell, 0..81 row-major.
+        cell: usize,
+    },
+    /// The next logical step from the player's position.
+    Step(Step),
+    /// No technique applies within the work budget: the digit of one cell, the empty cell
+    /// with the fewest candidates (the lowest index among equals), to go on with.
+    Stuck {
+        /// The cell and its digit in the solution.
+        reveal: (usize, u8),
+    },
+}
+
+/// Why there is no hint: the puzzle does not have exactly one solution, or the request
+/// does not fit it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HintError {
+    /// The puzzle's filled cells clash (the clashes, as [`find_conflicts`] gives them).
+    #[error("the puzzle has no solution: its givens clash")]
+    Conflict(Vec<Conflict>),
+    /// The puzzle has no solution, though no two of its givens clash.
+    #[error("the puzzle has no solution")]
+    NoSolution,
+    /// The puzzle has more than one solution: no step could be told apart from a guess.
+    #[error("the puzzle has more than one solution")]
+    MultipleSolutions,
+    /// A given is not on the board as it is in the givens (changed or erased).
+    #[error("the board does not keep the given at row {}, column {}", .cell / 9, .cell % 9)]
+    GivenChanged {
+        /// The first such cell, 0..81 row-major.
+        cell: usize,
+    },
+    /// The search gave up before it could count the puzzle's solutions.
+    #[error(transparent)]
+    SearchLimit(#[from] BudgetExhausted),
+}
+
+/// A puzzle's whole logical path, as the grader takes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explanation {
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// True when the steps fill the grid.
+    pub solved: bool,
+    /// The hardest step's rating (a lower bound of the puzzle's when not solved).
+    pub rating: Rating,
+    /// The grader's difficulty for the puzzle ([`mod@crate::grade`]).
+    pub difficulty: Difficulty,
+}
+
+/// The hint for `board`, with the puzzle's `givens` when known and the player's `marks`
+/// when they have any; see the [module documentation](self) for the order of the answers.
+/// Counts solutions with [`Solver::default`]; the forcing chains may spend
+/// [`DEFAULT_WORK_BUDGET`].
+///
+/// # Errors
+/// [`HintError`] when the puzzle does not have exactly one solution, or the board does not
+/// keep its givens.
+pub fn hint(
+    board: &Grid,
+    givens: Option<&Grid>,
+    marks: Option<&PencilMarks>,
+) -> Result<Hint, HintError> {
+    hint_within(board, givens, marks, &mut DEFAULT_WORK_BUDGET.clone())
+}
+
+/// [`hint`] with the work of the forcing chains taken from `work`.
+///
+/// # Errors
+/// As for [`hint`].
+pub fn hint_within(
+    board: &Grid,
+    givens: Option<&Grid>,
+    marks: Option<&PencilMarks>,
+    work: &mut u64,
+) -> Result<Hint, HintError> {
+    hint_with(&Solver::default(), board, givens, marks, work)
+}
+
+/// [`hint_within`] with the solutions counted by `solver` (and its guess budget).
+///
+/// # Errors
+/// As for [`hint`].
+pub fn hint_with(
+    solver: &Solver,
+    board: &Grid,
+    givens: Option<&Grid>,
+    marks: Option<&PencilMarks>,
+    work: &mut u64,
+) -> Result<Hint, HintError> {
+    let puzzle = givens.unwrap_or(board);
+    let solution = unique_solution(solver, puzzle)?;
+    if let Some(givens) = givens {
+        let changed =
+            (0..CELLS).find(|&c| givens.cells()[c] != 0 && board.cells()[c] != givens.cells()[c]);
+        if let Some(cell) = changed {
+            return Err(HintError::GivenChanged { cell });
+        }
+        if let Some(cell) = first_mistake(board, &solution) {
+            return Ok(Hint::WrongDigit { cell });
+        }
+    }
+    if board.is_complete() {
+        return Ok(Hint::Solved);
+    }
+    if let Some(cell) = marks.and_then(|marks| first_wrong_marks(board, &solution, marks)) {
+        return Ok(Hint::WrongPencilMarks { cell });
+    }
+    // A board within its puzzle's one solution has no clash; were it to, the clash is
+    // what the player must hear about.
+    let Some(state) = position(board, marks) else {
+        return Err(HintError::Conflict(find_conflicts(board)));
+    };
+    if let Some(step) = next_single(&state).or_else(|| next_step_within(&state, work)) {
+        return Ok(Hint::Step(step));
+    }
+    let fewest = (0..CELLS)
+        .filter(|&c| state.digit(c) == 0)
+        .min_by_key(|&c| (state.mask(c).count_ones(), c));
+    Ok(match fewest {
+        Some(cell) => Hint::Stuck {
+            reveal: (cell, solution.cells()[cell]),
+        },
+        None => Hint::Solved,
+    })
+}
+
+/// The position a hint reasons from: the candidates `board` leaves, less the digits the
+/// player's `marks` cross out in its empty cells; `None` when filled cells clash.
+pub fn position(board: &Grid, marks: Option<&PencilMarks>) -> Option<Candidates> {
+    let mut state = Candidates::from_grid(board).ok()?;
+    if let Some(marks) = marks {
+        for (cell, &marked) in marks.iter().enumerate() {
+            for digit in digits_of(state.mask(cell) & !marked & ALL_DIGITS) {
+                state.eliminate(cell, digit);
+            }
+        }
+    }
+    Some(state)
+}
+
+/// The puzzle's whole logical path from `board` (the puzzle: without givens), applying at
+/// most `max_steps` steps: the path [`mod@crate::grade`] takes, with its rating and
+/// difficulty. Counts solutions with [`Solver::default`].
+///
+/// # Errors
+/// [`HintError`] when the board does not have exactly one solution.
+pub fn explain(board: &Grid, max_steps: usize) -> Result<Explanation, HintError> {
+    explain_with(&Solver::default(), board, max_steps)
+}
+
+/// [`explain`] with the solutions counted by `solver`.
+///
+/// # Errors
+/// As for [`explain`].
+pub fn explain_with(
+    solver: &Solver,
+    board: &Grid,
+    max_steps: usize,
+) -> Result<Explanation, HintError> {
+    unique_solution(solver, board)?;
+    let mut steps = Vec::new();
+    let grade = grade_unique_with_path(board, max_steps, Some(&mut steps));
+    Ok(Explanation {
+        steps,
+        solved: grade.solved_by_logic,
+        rating: grade.rating,
+        difficulty: grade.difficulty,
+    })
+}
+
+/// The one solution of `puzzle`, or why there is not exactly one.
+fn unique_solution(solver: &Solver, puzzle: &Grid) -> Result<Grid, HintError> {
+    match solver.analyze(puzzle)? {
+        Verdict::Unique(solution) => Ok(solution),
+        Verdict::Multiple(_) => Err(HintError::MultipleSolutions),
+        Verdict::None => {
+            let conflicts = find_conflicts(puzzle);
+            if conflicts.is_empty() {
+                Err(HintError::NoSolution)
+            } else {
+                Err(HintError::Conflict(conflicts))
+            }
+        }
+    }
+}
+
+/// The first filled cell of `board` whose digit differs from `solution`'s.
+fn first_mistake(board: &Grid, solution: &Grid) -> Option<usize> {
+    (0..CELLS).find(|&c| board.cells()[c] != 0 && board.cells()[c] != solution.cells()[c])
+}
+
+/// The first empty cell of `board` whose marks lack its digit in `solution`.
+fn first_wrong_marks(board: &Grid, solution: &Grid, marks: &PencilMarks) -> Option<usize> {
+    (0..CELLS).find(|&c| board.cells()[c] == 0 && marks[c] & bit(solution.cells()[c]) == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::{Technique, next_step};
+    use crate::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
+
+    fn grid(line: &str) -> Grid {
+        Grid::from_line(line).unwrap()
+    }
+
+    fn classic() -> Grid {
+        grid(CLASSIC_PUZZLE)
+    }
+
+    fn solution() -> Grid {
+        grid(CLASSIC_SOLUTION)
+    }
+
+    /// `grid` with `cell` set to `digit`.
+    fn with(grid: &Grid, cell: usize, digit: u8) -> Grid {
+        let mut cells = *grid.cells();
+        cells[cell] = digit;
+        Grid::from_cells(cells).unwrap()
+    }
+
+    /// Marks holding every candidate the board leaves.
+    fn full_marks(board: &Grid) -> PencilMarks {
+        let state = Candidates::from_grid(board).unwrap();
+        std::array::from_fn(|c| state.mask(c))
+    }
+
+    /// The empty cells of the classic puzzle, each with a wrong digit for it that clashes
+    /// with no given.
+    fn quiet_mistakes() -> Vec<(usize, u8)> {
+        let state = Candidates::from_grid(&classic()).unwrap();
+        (0..CELLS)
+            .filter_map(|c| {
+                digits_of(state.mask(c))
+                    .find(|&d| d != solution().cells()[c])
+                    .map(|d| (c, d))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_first_hint_of_a_puzzle_is_the_logical_solvers_first_step() {
+        let expected = next_step(&Candidates::from_grid(&classic()).unwrap()).unwrap();
+        assert_eq!(
+            hint(&classic(), None, None),
+            Ok(Hint::Step(expected.clone()))
+        );
+        assert_eq!(
+            hint(&classic(), Some(&classic()), Some(&full_marks(&classic()))),
+            Ok(Hint::Step(expected))
+        );
+    }
+
+    #[test]
+    fn a_wrong_digit_comes_first_and_names_the_first_one() {
+        let mistakes = quiet_mistakes();
+        let (first, digit) = mistakes[0];
+        let (second, other) = mistakes[mistakes.len() - 1];
+        let board = with(&with(&classic(), second, other), first, digit);
+        // Marks that are all wrong too: the digit is reported first.
+        let marks = [0u16; CELLS];
+        assert_eq!(
+            hint(&board, Some(&classic()), Some(&marks)),
+            Ok(Hint::WrongDigit { cell: first })
+        );
+    }
+
+    #[test]
+    fn without_givens_a_wrong_digit_leaves_the_puzzle_without_a_solution() {
+        // The board's solutions are among the puzzle's, whose one solution lacks the digit.
+        let (cell, digit) = quiet_mistakes()[0];
+        let board = with(&classic(), cell, digit);
+        assert_eq!(hint(&board, None, None), Err(HintError::NoSolution));
+    }
+
+    #[test]
+    fn a_board_that_drops_or_changes_a_given_is_refused() {
+        let given = (0..CELLS).find(|&c| classic().cells()[c] != 0).unwrap();
+        for digit in [0, classic().cells()[given] % 9 + 1] {
+            let board = with(&classic(), given, digit);
+            assert_eq!(
+                hint(&board, Some(&classic()), None),
+                Err(HintError::GivenChanged { cell: given }),
+                "digit {digit}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_solved_board_is_solved_with_or_without_givens() {
+        assert_eq!(hint(&solution(), None, None), Ok(Hint::Solved));
+        assert_eq!(hint(&solution(), Some(&classic()), None), Ok(Hint::Solved));
+    }
+
+    #[test]
+    fn pencil_marks_that_lose_the_solutions_digit_come_before_any_step() {
+        let board = classic();
+        let mut marks = full_marks(&board);
+        let cell = 40;
+        marks[cell] &= !bit(solution().cells()[cell]);
+        assert_eq!(
+            hint(&board, None, Some(&marks)),
+            Ok(Hint::WrongPencilMarks { cell })
+        );
+        marks[cell] = 0;
+        assert_eq!(
+            hint(&board, None, Some(&marks)),
+            Ok(Hint::WrongPencilMarks { cell }),
+            "every mark removed"
+        );
+    }
+
+    #[test]
+    fn stale_marks_of_a_digit_placed_in_a_peer_are_ignored() {
+        let board = classic();
+        let marks: PencilMarks =
+            std::array::from_fn(|c| if board.cells()[c] == 0 { ALL_DIGITS } else { 0 });
+        let expected = hint(&board, None, None).unwrap();
+        assert_eq!(hint(&board, None, Some(&marks)), Ok(expected));
+    }
+
+    #[test]
+    fn a_player_who_made_the_deduction_gets_the_one_after_it() {
+        // A position where the solver's first step is an elimination (not a placement):
+        // after the player crosses those candidates out, the hint moves on.
+        let puzzle = grid(
+            "................12..3.45.................63.417.2.................81..7.3.4...6..",
+        );
+        let mut state = Candidates::from_grid(&puzzle).unwrap();
+        let step = loop {
+            let step = next_step(&state).unwrap();
+            if step.placements.is_empty() {
+                break step;
+            }
+            step.apply(&mut state);
+        };
+        let board = state.to_grid();
+        let mut marks: PencilMarks = std::array::from_fn(|c| state.mask(c));
+        assert_eq!(
+            hint(&board, Some(&puzzle), Some(&marks)),
+            Ok(Hint::Step(step.clone()))
+        );
+        for &(cell, digit) in &step.eliminations {
+            marks[cell] &= !bit(digit);
+        }
+        let Ok(Hint::Step(next)) = hint(&board, Some(&puzzle), Some(&marks)) else {
+            panic!("a step");
+        };
+        assert_ne!(next, step);
+        let mut after = state.clone();
+        step.apply(&mut after);
+        assert_eq!(Some(next), next_step(&after));
+    }
+
+    #[test]
+    fn a_stuck_position_reveals_the_cell_with_fewest_candidates() {
+        // No work at all: the chains beyond the cheap techniques find nothing, and a
+        // position only they could crack is stuck. The hardest set's first puzzle needs
+        // them on its first step.
+        let puzzle = crate::puzzle_sets::spread("puzzles5_forum_hardest_1905_11+", 1)[0];
+        let mut state = Candidates::from_grid(&puzzle).unwrap();
+        let mut work = 0;
+        while let Some(step) = next_step_within(&state, &mut work) {
+            step.apply(&mut state);
+        }
+        let board = state.to_grid();
+        let marks: PencilMarks = std::array::from_fn(|c| state.mask(c));
+        let answer = Solver::default().solve(&puzzle).unwrap();
+        let hint = hint_within(&board, Some(&puzzle), Some(&marks), &mut 0).unwrap();
+        let Hint::Stuck {
+            reveal: (cell, digit),
+        } = hint
+        else {
+            panic!("stuck: {hint:?}");
+        };
+        assert_eq!(digit, answer.cells()[cell]);
+        let fewest = (0..CELLS)
+            .filter(|&c| state.digit(c) == 0)
+            .map(|c| state.mask(c).count_ones())
+            .min()
+            .unwrap();
+        assert_eq!(state.mask(cell).count_ones(), fewest);
+        assert!((0..cell).all(|c| state.digit(c) != 0 || state.mask(c).count_ones() > fewest));
+    }
+
+    #[test]
+    fn a_puzzle_without_exactly_one_solution_gets_no_hint() {
+        assert_eq!(
+            hint(&Grid::EMPTY, None, None),
+            Err(HintError::MultipleSolutions)
+        );
+        let clash = grid(&format!("55{}", &CLASSIC_PUZZLE[2..]));
+        let Err(HintError::Conflict(conflicts)) = hint(&clash, None, None) else {
+            panic!("a conflict");
+        };
+        assert_eq!(conflicts, find_conflicts(&clash));
+        let dead_end = grid(&format!("12345678.{}9", ".".repeat(71)));
+        assert_eq!(hint(&dead_end, None, None), Err(HintError::NoSolution));
+        // With givens, the givens are the puzzle.
+        assert_eq!(
+            hint(&classic(), Some(&Grid::EMPTY), None),
+            Err(HintError::MultipleSolutions)
+        );
+    }
+
+    #[test]
+    fn the_explanation_is_the_graders_path() {
+        let puzzle = grid(
+            "................12..3.45.................63.417.2.................81..7.3.4...6..",
+        );
+        let explanation = explain(&puzzle, 1_000).unwrap();
+        let grade = crate::grade(&puzzle, 1_000).unwrap();
+        assert_eq!(explanation.steps.len(), grade.steps);
+        assert_eq!(explanation.rating, grade.rating);
+        assert_eq!(explanation.difficulty, grade.difficulty);
+        assert_eq!(explanation.solved, grade.solved_by_logic);
+        assert!(explanation.solved);
+        let mut state = Candidates::from_grid(&puzzle).unwrap();
+        for step in &explanation.steps {
+            assert_eq!(Some(step), next_step(&state).as_ref());
+            step.apply(&mut state);
+        }
+        assert!(state.is_solved());
+        assert!(
+            explanation
+                .steps
+                .iter()
+                .any(|s| s.technique != Technique::NakedSingle)
+        );
+    }
+
+    #[test]
+    fn the_explanation_stops_at_max_steps() {
+        let explanation = explain(&classic(), 3).unwrap();
+        assert_eq!(explanation.steps.len(), 3);
+        assert!(!explanation.solved);
+        assert_eq!(explain(&Grid::EMPTY, 3), Err(HintError::MultipleSolutions));
+    }
+
+    #[test]
+    fn a_naked_single_comes_before_the_direct_steps_se_would_take_first() {
+        // A position on a diabolical puzzle's logical path where SE's order takes a direct
+        // step though a naked single is there (the HoDoKu check found it).
+        let board: Grid =
+            "..68.7.4.8..1..7.6.73.6.8.56..5.897...76..5..5389742612.5.896.778...6..93697..4.."
+                .parse()
+                .unwrap();
+        let state = Candidates::from_grid(&board).unwrap();
+        let se_step = next_step(&state).unwrap();
+        assert!(
+            matches!(
+                se_step.technique,
+                Technique::DirectPointing
+                    | Technique::DirectClaiming
+                    | Technique::DirectHiddenPair
+                    | Technique::DirectHiddenTriple
+            ),
+            "SE's order: {se_step}"
+        );
+        let Ok(Hint::Step(step)) = hint(&board, None, None) else {
+            panic!("a step");
+        };
+        assert_eq!(step.technique, Technique::NakedSingle, "{step}");
+        let solution = Solver::default().solve(&board).unwrap();
+        for &(cell, digit) in &step.placements {
+            assert_eq!(solution.cells()[cell], digit);
+        }
+    }
+}

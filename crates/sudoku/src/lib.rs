@@ -1,0 +1,29 @@
+//! The pure core of sudoku-service: grids, validation, the search, the logical solver,
+//! grading, generation, and hints with their explanations in words. No I/O, no async, no
+//! wire formats, no clock; the service and its command line are adapters around it.
+
+pub mod generate;
+pub mod grade;
+mod grid;
+pub mod hint;
+pub mod logic;
+pub mod messages;
+mod report;
+mod solver;
+mod validate;
+
+#[cfg(any(test, feature = "puzzle-sets"))]
+pub mod puzzle_sets;
+
+pub use generate::{
+    GenerateError, GenerateOptions, Generated, Symmetry, UnknownSymmetry, generate,
+};
+pub use grade::{Difficulty, Grade, GradeError, TechniqueUse, UnknownDifficulty, grade};
+pub use grid::{
+    CELLS, CLASSIC_PUZZLE, CLASSIC_SOLUTION, Grid, ParseError, cell_value, is_blank_or_comment,
+    puzzle_lines,
+};
+pub use hint::{Explanation, Hint, HintError, PencilMarks, explain, hint};
+pub use report::Report;
+pub use solver::{BudgetExhausted, Count, DEFAULT_GUESS_BUDGET, SolveError, Solver, Verdict};
+pub use validate::{Conflict, Unit, find_conflicts, is_solved, is_valid};

@@ -1,0 +1,235 @@
+//! Hints are sound over the repository's puzzle sets (issue 14, deliverable 4): a player
+//! who asks for a hint, does what it says and asks again reaches the one solution, and no
+//! hint on the way places a wrong digit, removes a digit of the solution, or reveals one
+//! that is not the solution's.
+//!
+//! The player of this test keeps full pencil marks (every candidate of the puzzle to start
+//! with), crosses out what each step eliminates, writes what it places, and, when the
+//! logic is stuck, writes the revealed digit and goes on. At every position on the way it
+//! also asks as a player who writes digits only (no marks), whose hint must be as sound.
+//! The logic's own soundness is `logic::tests::no_step_contradicts_the_solution_over_the_
+//! corpus`; this is about what the hint API adds: the marks, the givens, the reveal.
+//!
+//! `HINT_CORPUS_STRIDE=N` walks every N-th puzzle of every proper set (1: all of them, in
+//! release: the figure in BENCHMARKS.md); by default a few puzzles spread over each set,
+//! so that a debug `cargo test` stays within seconds. `HINT_CORPUS_WORK` sets the work
+//! the forcing chains of one walk may spend (default: a solve's, `DEFAULT_WORK_BUDGET`,
+//! as the grader spends on a whole puzzle; once it is spent, only the cheaper techniques
+//! run, and the positions only forcing chains crack become stuck).
+
+use std::time::Instant;
+
+use sudoku::hint::{Hint, PencilMarks, hint_within, position};
+use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, bit};
+use sudoku::puzzle_sets::{PROPER, every, spread};
+use sudoku::{CELLS, Grid, Solver, Verdict};
+
+/// Puzzles of each set in the default sample: the hardest sets need the forcing chains on
+/// most steps, which a debug build runs slowly.
+const DEFAULT_SAMPLE: usize = 3;
+
+/// What one set's walks came to.
+#[derive(Debug, Default)]
+struct Tally {
+    puzzles: usize,
+    /// Hints that were a step, with marks.
+    steps: usize,
+    /// Hints asked without marks, at the same positions.
+    digit_only_hints: usize,
+    /// Stuck answers (digits revealed), with marks and without.
+    reveals: usize,
+    digit_only_reveals: usize,
+    /// Puzzles whose walk needed at least one reveal.
+    puzzles_with_a_reveal: usize,
+}
+
+fn sample(name: &str) -> Vec<Grid> {
+    match std::env::var("HINT_CORPUS_STRIDE") {
+        Ok(stride) => every(name, stride.parse().expect("HINT_CORPUS_STRIDE: a number")),
+        Err(_) => spread(name, DEFAULT_SAMPLE),
+    }
+}
+
+fn work_budget() -> u64 {
+    std::env::var("HINT_CORPUS_WORK").map_or(DEFAULT_WORK_BUDGET, |w| {
+        w.parse().expect("HINT_CORPUS_WORK: a number")
+    })
+}
+
+/// `(cell, digit)` pairs: what a step places, or what it eliminates.
+type CellDigits = Vec<(usize, u8)>;
+
+fn name(cell: usize) -> String {
+    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+}
+
+/// Checks a step-or-stuck hint at `board` (with `marks`, if any, and `state` the position
+/// it reasons from) against the solution, and returns what it changes: the placements and
+/// the eliminations. Panics, naming the puzzle, at anything a player would be misled by.
+fn check(
+    hint: &Hint,
+    board: &Grid,
+    state: &Candidates,
+    answer: &[u8; CELLS],
+    context: &str,
+) -> (CellDigits, CellDigits) {
+    match hint {
+        Hint::Step(step) => {
+            assert!(
+                !step.placements.is_empty() || !step.eliminations.is_empty(),
+                "{context}: {step} changes nothing"
+            );
+            for &(cell, digit) in &step.placements {
+                assert_eq!(
+                    board.cells()[cell],
+                    0,
+                    "{context}: {step} fills a filled cell"
+                );
+                assert_eq!(
+                    answer[cell], digit,
+                    "{context}: {step} places a wrong digit"
+                );
+                assert!(
+                    state.has(cell, digit),
+                    "{context}: {step} places {digit} in {}, which the position rules out",
+                    name(cell)
+                );
+            }
+            for &(cell, digit) in &step.eliminations {
+                assert_ne!(
+                    answer[cell], digit,
+                    "{context}: {step} removes the solution's digit"
+                );
+                assert!(
+                    state.has(cell, digit),
+                    "{context}: {step} removes {digit} from {}, which the player's position \
+                     does not hold",
+                    name(cell)
+                );
+            }
+            (step.placements.clone(), step.eliminations.clone())
+        }
+        Hint::Stuck {
+            reveal: (cell, digit),
+        } => {
+            assert_eq!(board.cells()[*cell], 0, "{context}: reveals a filled cell");
+            assert_eq!(answer[*cell], *digit, "{context}: reveals a wrong digit");
+            (vec![(*cell, *digit)], Vec::new())
+        }
+        other => panic!("{context}: {other:?} where a step was due"),
+    }
+}
+
+/// Walks one puzzle from its givens to its solution by hints, as described at the top.
+fn walk(puzzle: &Grid, solver: &Solver, tally: &mut Tally, context: &str) {
+    let Ok(Verdict::Unique(solution)) = solver.analyze(puzzle) else {
+        panic!("{context}: not a proper puzzle");
+    };
+    let answer = solution.cells();
+    let mut board = *puzzle;
+    let start = Candidates::from_grid(puzzle).expect("a proper puzzle has no clash");
+    let mut marks: PencilMarks = std::array::from_fn(|c| start.mask(c));
+    // The position the logic itself would be in: the hint's must be the same.
+    let mut logic = start;
+    let mut work = work_budget();
+    let mut digit_only_work = work_budget();
+    let mut revealed = false;
+    tally.puzzles += 1;
+    for _ in 0..=2 * CELLS * 9 {
+        let here = format!("{context} at {}", board.to_line());
+        let with_marks = hint_within(&board, Some(puzzle), Some(&marks), &mut work)
+            .unwrap_or_else(|err| panic!("{here}: {err}"));
+        if with_marks == Hint::Solved {
+            assert_eq!(board, solution, "{here}: solved, but not the solution");
+            assert_eq!(
+                hint_within(&board, Some(puzzle), None, &mut 0),
+                Ok(Hint::Solved),
+                "{here}: solved with marks but not without"
+            );
+            tally.puzzles_with_a_reveal += usize::from(revealed);
+            return;
+        }
+        let from_marks = position(&board, Some(&marks)).expect("no clash on the way");
+        assert!(
+            from_marks == logic,
+            "{here}: the position from the player's marks is not the logic's"
+        );
+        let (placements, eliminations) = check(&with_marks, &board, &from_marks, answer, &here);
+        if matches!(with_marks, Hint::Stuck { .. }) {
+            tally.reveals += 1;
+            revealed = true;
+        } else {
+            tally.steps += 1;
+        }
+
+        let digits_only = hint_within(&board, Some(puzzle), None, &mut digit_only_work)
+            .unwrap_or_else(|err| panic!("{here} without marks: {err}"));
+        let from_digits = position(&board, None).expect("no clash on the way");
+        check(
+            &digits_only,
+            &board,
+            &from_digits,
+            answer,
+            &format!("{here} without marks"),
+        );
+        tally.digit_only_hints += 1;
+        tally.digit_only_reveals += usize::from(matches!(digits_only, Hint::Stuck { .. }));
+
+        for (cell, digit) in eliminations {
+            marks[cell] &= !bit(digit);
+            logic.eliminate(cell, digit);
+        }
+        let mut cells = *board.cells();
+        for (cell, digit) in placements {
+            cells[cell] = digit;
+            if logic.digit(cell) == 0 {
+                logic.place(cell, digit);
+            }
+        }
+        board = Grid::from_cells(cells).expect("digits 1-9");
+    }
+    panic!("{context}: no end after {} hints", 2 * CELLS * 9);
+}
+
+#[test]
+fn hints_one_after_another_reach_the_solution_and_never_mislead() {
+    let solver = Solver::default();
+    let started = Instant::now();
+    let mut total = Tally::default();
+    for set in PROPER {
+        let mut tally = Tally::default();
+        let set_started = Instant::now();
+        for (index, puzzle) in sample(set).iter().enumerate() {
+            walk(puzzle, &solver, &mut tally, &format!("{set} #{index}"));
+        }
+        println!(
+            "{set}: {} puzzles, {} steps, {} reveals ({} puzzles needed one); without marks \
+             {} hints, {} reveals; {:.1} s",
+            tally.puzzles,
+            tally.steps,
+            tally.reveals,
+            tally.puzzles_with_a_reveal,
+            tally.digit_only_hints,
+            tally.digit_only_reveals,
+            set_started.elapsed().as_secs_f64()
+        );
+        assert!(tally.puzzles > 0, "{set}: no puzzle walked");
+        total.puzzles += tally.puzzles;
+        total.steps += tally.steps;
+        total.reveals += tally.reveals;
+        total.puzzles_with_a_reveal += tally.puzzles_with_a_reveal;
+        total.digit_only_hints += tally.digit_only_hints;
+        total.digit_only_reveals += tally.digit_only_reveals;
+    }
+    println!(
+        "all proper sets: {} puzzles, {} steps, {} reveals ({} puzzles needed one); without \
+         marks {} hints, {} reveals; {:.1} s",
+        total.puzzles,
+        total.steps,
+        total.reveals,
+        total.puzzles_with_a_reveal,
+        total.digit_only_hints,
+        total.digit_only_reveals,
+        started.elapsed().as_secs_f64()
+    );
+}
