@@ -927,7 +927,7 @@ async fn whole_floats_and_minus_zero_read_as_their_integer() {
     answer.assert_problem(422, "no_solution", "3.0 read as 3 clashes with row 0");
 }
 
-// --- The fuzz regression corpus, tests/data/fuzz/<target>/ (see scripts/fuzz.sh): inputs
+// --- The fuzz regression corpus, tests/data/fuzz/<target>/ (see scripts/ci/fuzz.sh): inputs
 // that once failed, the boards the solver once lost its way on, and the fuzzers' corpora
 // worth keeping. Each input is sent as the target that found it reads it, and the answer
 // is checked against what the server must say: never a 500; a problem+json for what the

@@ -1,6 +1,6 @@
 //! The web playground's serving, through `Router` + `oneshot`: content types, validators and
 //! 304s, the security headers, and gzip on request. What the page does in a browser is
-//! tested by `scripts/browser-test.sh`.
+//! tested by `scripts/ci/browser-test.sh`.
 
 use axum::Router;
 use axum::body::{Body, Bytes, to_bytes};

@@ -21,11 +21,11 @@ export const PUZZLE =
 export const SOLUTION =
   '534678912672195348198342567859761423426853791713924856961537284287419635345286179';
 
-/** The server started by scripts/browser-test.sh. */
+/** The server started by scripts/ci/browser-test.sh. */
 export function baseUrl() {
   const url = process.env.PLAYGROUND_URL;
   if (!url || !/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) {
-    throw new Error('PLAYGROUND_URL must be http://127.0.0.1:PORT (run scripts/browser-test.sh)');
+    throw new Error('PLAYGROUND_URL must be http://127.0.0.1:PORT (run scripts/ci/browser-test.sh)');
   }
   return url;
 }

@@ -1,5 +1,5 @@
 // The playground at GET /, in Debian's Chromium, against the real server that
-// scripts/browser-test.sh started: what a person sees and can do, by mouse, keyboard and
+// scripts/ci/browser-test.sh started: what a person sees and can do, by mouse, keyboard and
 // touch, in light and dark mode, online and offline.
 
 import assert from 'node:assert/strict';

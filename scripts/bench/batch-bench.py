@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """/solve/batch against the command line, over the same puzzles, in the same run.
 
-usage: scripts/batch-bench.py [--rounds N] [--repeat K] [--threads T] [--scaling]
+usage: scripts/bench/batch-bench.py [--rounds N] [--repeat K] [--threads T] [--scaling]
                               [--connections-per-thread C] [--binary PATH] [FILE]
 
 Starts the release server on 127.0.0.1 (as shipped: request ids, metrics, CORS and
@@ -41,7 +41,7 @@ import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BATCH_BOARDS = 1000
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Soak and flood the real release server on a free 127.0.0.1 port.
 #
-#   scripts/soak.sh [SECONDS]           mixed load (default 60 s, at most 3600)
-#   scripts/soak.sh --flood [SECONDS]   overload flood (default 30 s)
+#   scripts/bench/soak.sh [SECONDS]           mixed load (default 60 s, at most 3600)
+#   scripts/bench/soak.sh --flood [SECONDS]   overload flood (default 30 s)
 #
 # Mixed load: SOAK_CONCURRENCY (default 32) keep-alive connections send, back to back, a
 # weighted mix of valid requests (/solve in all three forms, /validate, small batches,
@@ -14,15 +14,15 @@
 # legitimately grow it: thread stacks of the solver pool, allocator arenas).
 #
 # Flood: FLOOD_CONCURRENCY (default 500) connections send the slowest input known (a sparse
-# board, scripts/soak_driver.py) back to back against the default limits, while another
+# board, scripts/bench/soak_driver.py) back to back against the default limits, while another
 # process probes /healthz every 50 ms. Reports shed 503s and their latency, /healthz latency during the flood, RSS
 # before (after a 3 s warm-up flood: 500 connections' buffers are not a leak) and after;
 # fails on a 5xx other than 503 `overloaded`, on a /healthz failure, or if RSS after is
 # over twice RSS before.
 #
-# The load is made by scripts/soak_driver.py (Python 3 standard library, asyncio, raw
+# The load is made by scripts/bench/soak_driver.py (Python 3 standard library, asyncio, raw
 # HTTP/1.1): nothing to install. Server flags can be passed with SOAK_SERVER_ARGS, e.g.
-#   SOAK_SERVER_ARGS="--max-concurrent-solves 1 --max-queued-solves 4" scripts/soak.sh --flood 20
+#   SOAK_SERVER_ARGS="--max-concurrent-solves 1 --max-queued-solves 4" scripts/bench/soak.sh --flood 20
 # Honours CARGO_TARGET_DIR. Leaves the server's log in $TMPDIR (path printed).
 set -euo pipefail
 
@@ -39,10 +39,10 @@ if ! [[ "$SECONDS_TO_RUN" =~ ^[0-9]+$ ]] || [ "$SECONDS_TO_RUN" -lt 1 ] || [ "$S
     exit 2
 fi
 
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="$TARGET_DIR/release/sudoku-service"
-DRIVER="$ROOT/scripts/soak_driver.py"
+DRIVER="$ROOT/scripts/bench/soak_driver.py"
 LOG="$(mktemp "${TMPDIR:-/tmp}/sudoku-soak-server.XXXXXX.log")"
 SUMMARY="$(mktemp "${TMPDIR:-/tmp}/sudoku-soak-summary.XXXXXX.json")"
 PROBE="$(mktemp "${TMPDIR:-/tmp}/sudoku-soak-probe.XXXXXX.json")"

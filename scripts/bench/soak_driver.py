@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load driver for scripts/soak.sh: asyncio, raw HTTP/1.1 keep-alive, standard library only.
+"""Load driver for scripts/bench/soak.sh: asyncio, raw HTTP/1.1 keep-alive, standard library only.
 
   soak_driver.py mix   --port P --seconds S [--concurrency C]
       C connections, each sending a weighted mix of valid, invalid and hard requests

@@ -16,7 +16,7 @@
 #
 # Use it from other scripts with:
 #   export CONTAINERS_CONF="${CONTAINERS_CONF:-/var/cache/sudoku-service-container/containers.conf}"
-#   scripts/container-setup.sh
+#   scripts/ci/container-setup.sh
 #
 # Environment:
 #   CONTAINER_STATE_DIR   where containers.conf and the debootstrap scratch dir
@@ -62,7 +62,7 @@ command -v runc >/dev/null 2>&1 || die "runc not installed"
 mkdir -p "$STATE_DIR" "$(dirname "$CONTAINERS_CONF")"
 conf_tmp="$(mktemp "$CONTAINERS_CONF.XXXXXX")"
 cat >"$conf_tmp" <<'EOF'
-# Written by scripts/container-setup.sh (sudoku-service).
+# Written by scripts/ci/container-setup.sh (sudoku-service).
 [engine]
 runtime = "runc"
 

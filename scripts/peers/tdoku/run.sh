@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Times tdoku, the fastest published solver we know of, beside sudoku-service on this
 # machine, on every puzzle set: whole processes pinned to one core, median of RUNS
-# interleaved runs (scripts/speed_ratio.py), then each in-process (best of 5 passes).
+# interleaved runs (scripts/bench/speed_ratio.py), then each in-process (best of 5 passes).
 #
-# usage: scripts/tdoku-peer/run.sh TDOKU_CHECKOUT [RUNS] [SET...]
+# usage: scripts/peers/tdoku/run.sh TDOKU_CHECKOUT [RUNS] [SET...]
 #   TDOKU_CHECKOUT  a clone of https://github.com/t-dillon/tdoku (BSD-2-Clause); it is
 #                   compiled into TARGET/tdoku-peer/ and never becomes part of the project
 #   RUNS            runs per set (default 7)
@@ -25,7 +25,7 @@
 # for baseline x86-64, exactly as shipped. Ratios above 1 mean ours is faster.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
 TDOKU="$(cd "${1:?usage: run.sh TDOKU_CHECKOUT [RUNS] [SET...]}" && pwd)"
 RUNS="${2:-7}"
 shift $(($# < 2 ? $# : 2))
@@ -41,7 +41,7 @@ TARGET="$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 OUT="$TARGET/tdoku-peer"
 mkdir -p "$OUT"
-SOURCES=("$ROOT/scripts/tdoku-peer/driver.cc" "$TDOKU/src/solver_dpll_triad_simd.cc" "$TDOKU/src/util.cc")
+SOURCES=("$ROOT/scripts/peers/tdoku/driver.cc" "$TDOKU/src/solver_dpll_triad_simd.cc" "$TDOKU/src/util.cc")
 FLAGS=(-O3 -march=native -std=c++17 -I "$TDOKU/src")
 if command -v clang++ >/dev/null && command -v llvm-profdata >/dev/null; then
   clang++ "${FLAGS[@]}" -fprofile-instr-generate -o "$OUT/driver-train" "${SOURCES[@]}"
@@ -74,7 +74,7 @@ for f in "${SETS[@]}"; do
     exit 1
   fi
   # ours_seconds tdoku_seconds ratio ours_puzzles_per_second
-  read -r _ _ ratio ours_rate < <(python3 "$ROOT/scripts/speed_ratio.py" "$RUNS" "$f" \
+  read -r _ _ ratio ours_rate < <(python3 "$ROOT/scripts/bench/speed_ratio.py" "$RUNS" "$f" \
     -- "$OURS" solve -t 1 -- "$OUT/driver" plain)
   # From the ratio rather than the seconds, which speed_ratio.py rounds to milliseconds.
   tdoku_rate=$(python3 -c "print(round($ours_rate / $ratio))")

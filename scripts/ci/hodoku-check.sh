@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Checks the service's hints and grades against HoDoKu (scripts/hodoku-oracle.py):
+# Checks the service's hints and grades against HoDoKu (scripts/peers/hodoku-oracle.py):
 #
 #   1. installs hodoku-py if missing (a virtualenv under ~/.cache holding the pinned
-#      scripts/requirements-hodoku.txt);
+#      scripts/peers/requirements-hodoku.txt);
 #   2. builds the release binary (honours CARGO_TARGET_DIR) and starts it on a free
 #      127.0.0.1 port (stopped on exit);
 #   3. runs the oracle against it, which fails on a hint of ours that is not true of the
@@ -14,7 +14,7 @@
 #   HODOKU_ARGS   more arguments for the oracle (e.g. "--scale 0.1 --verbose")
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 VENV="${HODOKU_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sudoku-service-hodoku-venv}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/hodoku-check.XXXXXX")"
 # shellcheck source=lib/server.sh
@@ -33,9 +33,9 @@ finish() {
 trap finish EXIT
 trap 'exit 130' INT TERM
 
-ensure_venv "$VENV" "$ROOT/scripts/requirements-hodoku.txt"
+ensure_venv "$VENV" "$ROOT/scripts/peers/requirements-hodoku.txt"
 build_release "$ROOT"
 start_release_server "$WORK/server.log"
 echo "[hodoku-check] server up on $SERVER_URL (pid $SERVER_PID)" >&2
 # shellcheck disable=SC2086 # HODOKU_ARGS is a list of words
-"$VENV/bin/python" "$ROOT/scripts/hodoku-oracle.py" "$SERVER_URL" ${HODOKU_ARGS:-}
+"$VENV/bin/python" "$ROOT/scripts/peers/hodoku-oracle.py" "$SERVER_URL" ${HODOKU_ARGS:-}

@@ -5,7 +5,7 @@
 # it for real: size, the HTTP API, the non-root user, HEALTHCHECK, and a clean
 # exit on `podman stop` (SIGTERM).
 #
-# Self-contained for a fresh Debian 12 machine as root: scripts/container-setup.sh
+# Self-contained for a fresh Debian 12 machine as root: scripts/ci/container-setup.sh
 # installs podman/buildah/runc and makes local stand-ins for the base images
 # (Docker Hub is not reachable). A second run reuses the stand-ins and podman's
 # layer cache.
@@ -25,7 +25,7 @@
 # exits non-zero when any check failed.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 CONTEXT="${CONTAINER_CONTEXT:-$ROOT}"
 IMAGE="${IMAGE:-localhost/sudoku-service:test}"
 MAX_IMAGE_BYTES="${MAX_IMAGE_BYTES:-20000000}"
@@ -71,11 +71,11 @@ trap finish EXIT
 
 # --- setup and lint -----------------------------------------------------------
 t=$SECONDS
-"$ROOT/scripts/container-setup.sh"
+"$ROOT/scripts/ci/container-setup.sh"
 pass "setup: podman, runc and base images ready ($((SECONDS - t)) s)"
 
 if [ "${CONTAINER_SKIP_LINT:-0}" != 1 ]; then
-    check "hadolint Dockerfile" "$ROOT/scripts/container-lint.sh"
+    check "hadolint Dockerfile" "$ROOT/scripts/ci/container-lint.sh"
 fi
 
 # --- build --------------------------------------------------------------------

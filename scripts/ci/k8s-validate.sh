@@ -8,7 +8,7 @@
 #   K8S_MIN_VERSION   oldest Kubernetes to validate against (default 1.30.0:
 #                     the preStop sleep action needs it)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DIR=deploy/kubernetes
 MIN_VERSION="${K8S_MIN_VERSION:-1.30.0}"
 

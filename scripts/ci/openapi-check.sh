@@ -3,7 +3,7 @@
 # server keeps to it:
 #
 #   1. installs the tools if missing (a virtualenv under ~/.cache holding the
-#      pinned scripts/requirements-openapi.txt);
+#      pinned scripts/ci/requirements-openapi.txt);
 #   2. lints the spec with openapi-spec-validator, then with Redocly's CLI
 #      when npx can fetch it (skipped with a note otherwise);
 #   3. builds the release binary (honours CARGO_TARGET_DIR);
@@ -28,9 +28,9 @@
 # Prints PASS/FAIL per step and a closing "N passed, N failed" line.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SPEC="$ROOT/openapi.yaml"
-REQUIREMENTS="$ROOT/scripts/requirements-openapi.txt"
+REQUIREMENTS="$ROOT/scripts/ci/requirements-openapi.txt"
 VENV="${OPENAPI_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sudoku-service-openapi-venv}"
 REDOCLY="@redocly/cli@2.77.0"
 MAX_EXAMPLES="${OPENAPI_MAX_EXAMPLES:-150}"

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""HoDoKu as an independent oracle for the service's hints and grades (issue 14).
+"""HoDoKu as an independent oracle for the service's hints and grades.
 
-usage: scripts/hodoku-oracle.py URL [--jobs N] [--scale F] [--verbose]
+usage: scripts/peers/hodoku-oracle.py URL [--jobs N] [--scale F] [--verbose]
 
 URL is the base address of a running sudoku-service (the script starts nothing itself;
-scripts/hodoku-check.sh starts the release server and calls it). hodoku-py
-(scripts/requirements-hodoku.txt), a port of HoDoKu 2.2.0's solver and hint engine, must be
+scripts/ci/hodoku-check.sh starts the release server and calls it). hodoku-py
+(scripts/peers/requirements-hodoku.txt), a port of HoDoKu 2.2.0's solver and hint engine, must be
 importable.
 
 The sample is deterministic: the puzzles spread evenly over each proper set of
@@ -42,7 +42,7 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "data" / "puzzles"
 
 # Puzzles taken from each proper set. HoDoKu's full solve (needed for its level and for

@@ -4,7 +4,7 @@
 # is missing (never a browser download), runs `node --test tests/browser/`, stops the
 # server, and exits non-zero when any test fails. Screenshots land in target/playground/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ]; then

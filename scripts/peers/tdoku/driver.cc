@@ -1,6 +1,6 @@
 // A command-line front end for tdoku (https://github.com/t-dillon/tdoku, BSD-2-Clause),
 // used only to time it beside sudoku-service on this machine; tdoku itself is never part
-// of the project (scripts/tdoku-peer/run.sh compiles it from a checkout you provide).
+// of the project (scripts/peers/tdoku/run.sh compiles it from a checkout you provide).
 //
 //   driver plain FILE...              one line per puzzle: the first solution found, or
 //                                     "none"; on stderr how many were unique, multiple or

@@ -4,8 +4,8 @@
 # server's peak RSS, and the `solve` command's peak RSS over the whole 17-clue file. The
 # server runs as shipped: request ids, metrics, CORS and per-request logging on.
 #
-#   scripts/load-bench.sh [SECONDS] [CONNECTIONS] [ROUNDS]   (defaults: 10 s, 32, 3 rounds)
-#   SERVER_BIN=path/to/sudoku-service scripts/load-bench.sh ...  (that build, not this tree's)
+#   scripts/bench/load-bench.sh [SECONDS] [CONNECTIONS] [ROUNDS]   (defaults: 10 s, 32, 3 rounds)
+#   SERVER_BIN=path/to/sudoku-service scripts/bench/load-bench.sh ...  (that build, not this tree's)
 #
 # Each round runs both endpoints back to back and prints one line per endpoint (requests/s,
 # p50, p99) and that round's /solve-to-/healthz ratio; the summary is the median ratio.
@@ -17,7 +17,7 @@
 # It is a benchmark, not a test: CI builds it but does not run it.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SECONDS_PER_RUN="${1:-10}"
 CONNECTIONS="${2:-32}"
 ROUNDS="${3:-3}"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Whole-process wall time of `solve -t 1` against `solve -t 2`, per puzzle file.
 
-usage: scripts/scaling.py BINARY FILE... RUNS
-       scripts/scaling.py BINARY all RUNS      (every set in data/puzzles)
+usage: scripts/bench/scaling.py BINARY FILE... RUNS
+       scripts/bench/scaling.py BINARY all RUNS      (every set in data/puzzles)
 For each file, runs the two interleaved (after one warm-up each), RUNS times, and prints
 the medians and their ratio: `FILE t1 SECONDS t2 SECONDS scaling RATIO`, after a first line
 with the machine's load; then the same from the command's own clock (its summary line),
@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def every_set():

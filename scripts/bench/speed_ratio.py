@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Whole-process wall time of two commands on one puzzle file, pinned to one core.
 
-usage: scripts/speed_ratio.py RUNS FILE -- OURS... -- PEER...
+usage: scripts/bench/speed_ratio.py RUNS FILE -- OURS... -- PEER...
 Each command gets FILE as its last argument, its output discarded. One warm-up run each,
 then RUNS interleaved pairs (interleaving and medians because the machines we measure on
 are shared and noisy). Prints `OURS_SECONDS PEER_SECONDS RATIO OURS_PUZZLES_PER_SECOND`,
