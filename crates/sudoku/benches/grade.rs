@@ -10,7 +10,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku::generate::{GenerateOptions, generate};
-use sudoku::grade::{DEFAULT_STEP_BUDGET, Difficulty, grade};
+use sudoku::grade::{Difficulty, GradeOptions, grade};
 use sudoku::puzzle_sets;
 
 /// (set, puzzles in the sample): the sets of proper puzzles the logic grades to the end, or
@@ -31,7 +31,7 @@ fn grade_sets(c: &mut Criterion) {
             b.iter(|| {
                 puzzles
                     .iter()
-                    .filter(|puzzle| grade(puzzle, DEFAULT_STEP_BUDGET).is_ok())
+                    .filter(|puzzle| grade(puzzle, &GradeOptions::default()).is_ok())
                     .count()
             });
         });

@@ -11,8 +11,8 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sudoku::Grid;
-use sudoku::hint::{PencilMarks, hint};
-use sudoku::logic::{Candidates, next_step};
+use sudoku::hint::{HintOptions, PencilMarks, hint};
+use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, next_step};
 use sudoku::messages::{Language, describe, render};
 use sudoku::puzzle_sets;
 
@@ -33,7 +33,7 @@ fn positions() -> Vec<(Grid, Grid, PencilMarks)> {
                     std::array::from_fn(|c| state.mask(c)),
                 ));
             }
-            match next_step(&state) {
+            match next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()) {
                 Some(step) if !state.is_solved() => step.apply(&mut state),
                 _ => break,
             }
@@ -62,7 +62,15 @@ fn hints(c: &mut Criterion) {
                         .iter()
                         .map(|(puzzle, board, marks)| {
                             let marks = with_marks.then_some(marks);
-                            let answer = hint(board, Some(puzzle), marks).expect("a proper puzzle");
+                            let answer = hint(
+                                board,
+                                &HintOptions {
+                                    givens: Some(puzzle),
+                                    marks,
+                                    ..HintOptions::default()
+                                },
+                            )
+                            .expect("a proper puzzle");
                             render(&describe(&answer, board, marks), Language::English).len()
                         })
                         .sum::<usize>()

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use sudoku::logic::{DEFAULT_WORK_BUDGET, solve_logically, solve_logically_within};
+use sudoku::logic::{DEFAULT_WORK_BUDGET, solve_logically};
 use sudoku::puzzle_sets;
 
 const SET: &str = "sudoku_exchange_diabolical";
@@ -55,7 +55,7 @@ fn main() {
     let mut spread: BTreeMap<(String, String), usize> = BTreeMap::new();
     for (puzzle, &se) in puzzles.iter().zip(&ratings) {
         let started = Instant::now();
-        let solution = solve_logically(puzzle, 1_000).expect("proper puzzles");
+        let solution = solve_logically(puzzle, 1_000, DEFAULT_WORK_BUDGET).expect("proper puzzles");
         times.push(started.elapsed().as_secs_f64() * 1e3);
         let rating = if solution.solved {
             solved += 1;
@@ -106,7 +106,7 @@ fn grade_set(name: &str, stride: usize, work: u64) {
     let mut spread: BTreeMap<(bool, String), usize> = BTreeMap::new();
     for puzzle in &puzzles {
         let started = Instant::now();
-        let solution = solve_logically_within(puzzle, 1_000, work).expect("proper puzzles");
+        let solution = solve_logically(puzzle, 1_000, work).expect("proper puzzles");
         times.push(started.elapsed().as_secs_f64() * 1e3);
         solved += usize::from(solution.solved);
         let hardest = solution.steps.iter().max_by_key(|step| step.rating);

@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use sudoku::Grid;
-use sudoku::hint::{Hint, PencilMarks, hint};
-use sudoku::logic::{Candidates, next_step};
+use sudoku::hint::{Hint, HintOptions, PencilMarks, hint};
+use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, next_step};
 use sudoku::messages::{Language, describe, render};
 
 mod common;
@@ -50,7 +50,7 @@ fn positions(puzzle: &Grid, every: usize) -> Vec<Position> {
                 marks: std::array::from_fn(|c| state.mask(c)),
             });
         }
-        match next_step(&state) {
+        match next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()) {
             Some(step) if !state.is_solved() => step.apply(&mut state),
             _ => break,
         }
@@ -86,7 +86,15 @@ fn main() {
             // What the pool's task does for `/hint`: the hint, then its sentence.
             let ask = |p: &Position| {
                 let marks = with_marks.then_some(&p.marks);
-                let answer = hint(&p.board, Some(&p.puzzle), marks).expect("a proper puzzle");
+                let answer = hint(
+                    &p.board,
+                    &HintOptions {
+                        givens: Some(&p.puzzle),
+                        marks,
+                        ..HintOptions::default()
+                    },
+                )
+                .expect("a proper puzzle");
                 let sentence = render(&describe(&answer, &p.board, marks), Language::English);
                 (answer, sentence)
             };

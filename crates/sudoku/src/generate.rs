@@ -242,6 +242,27 @@ pub fn next_seed(seed: u64) -> u64 {
 /// the search stops (a deadline, say: the core reads no clock). The first attempt always
 /// runs, so a puzzle of any difficulty always comes.
 ///
+/// ```
+/// use sudoku::{Difficulty, GenerateOptions, Solver, Symmetry, Verdict, generate};
+///
+/// let options = GenerateOptions {
+///     difficulty: Some(Difficulty::Easy),
+///     symmetry: Symmetry::Rotational,
+///     seed: 7,
+///     ..GenerateOptions::default()
+/// };
+/// let generated = generate(&options, &mut || true)?;
+/// assert_eq!(generated.grade.difficulty, Difficulty::Easy);
+/// assert!(Symmetry::Rotational.holds_for(&generated.puzzle));
+/// assert_eq!(
+///     Solver::default().analyze(&generated.puzzle)?,
+///     Verdict::Unique(generated.solution)
+/// );
+/// // The same options give the same puzzle.
+/// assert_eq!(generate(&options, &mut || true)?.puzzle, generated.puzzle);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// [`GenerateError`] when no attempt allowed had the difficulty asked for.
 pub fn generate(
@@ -501,7 +522,7 @@ mod tests {
                 && ceiling.is_none_or(|top| solves_within(&fewer, top, DEFAULT_STEP_BUDGET));
             assert!(!may_go, "{context}: the clues at {orbit:?} could go");
         }
-        let graded = grade(puzzle, DEFAULT_STEP_BUDGET).unwrap();
+        let graded = grade(puzzle, &crate::GradeOptions::default()).unwrap();
         assert_eq!(made.grade, graded, "{context}");
         if let Some(wanted) = options.difficulty {
             assert_eq!(graded.difficulty, wanted, "{context}: graded as asked");

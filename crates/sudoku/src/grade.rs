@@ -28,7 +28,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::logic::{Candidates, Rating, Step, Technique, next_step};
+use super::logic::{Candidates, DEFAULT_WORK_BUDGET, Rating, Step, Technique, next_step};
 use super::{BudgetExhausted, Grid, Solver, Verdict};
 
 /// Steps [`grade`] applies at most unless told otherwise. Every step places a digit or
@@ -189,25 +189,47 @@ pub enum GradeError {
     SearchLimit(#[from] BudgetExhausted),
 }
 
-/// Grades `grid`, applying at most `step_budget` logical steps; the uniqueness check uses
-/// [`Solver::default`].
-///
-/// Never takes longer than `step_budget` steps: a puzzle beyond the budget, or beyond the
-/// techniques, comes back with the rating reached and `solved_by_logic: false`.
-///
-/// # Errors
-/// [`GradeError`] when the grid does not have exactly one solution.
-pub fn grade(grid: &Grid, step_budget: usize) -> Result<Grade, GradeError> {
-    grade_with(&Solver::default(), grid, step_budget)
+/// How a grade is made: what proves the puzzle has one solution, and how many logical
+/// steps it may apply. [`explain`](crate::explain) takes the same, as its path is the
+/// grade's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GradeOptions {
+    /// Counts the solutions first (and its guess budget bounds that search).
+    pub solver: Solver,
+    /// Logical steps applied at most; a puzzle beyond it comes back with the rating
+    /// reached and `solved_by_logic: false`.
+    pub step_budget: usize,
 }
 
-/// [`grade`] with the uniqueness check made by `solver`.
+impl Default for GradeOptions {
+    fn default() -> Self {
+        GradeOptions {
+            solver: Solver::default(),
+            step_budget: DEFAULT_STEP_BUDGET,
+        }
+    }
+}
+
+/// Grades `grid` as `options` say.
+///
+/// Never takes longer than the step budget: a puzzle beyond it, or beyond the techniques,
+/// comes back with the rating reached and `solved_by_logic: false`.
+///
+/// ```
+/// use sudoku::{CLASSIC_PUZZLE, Difficulty, GradeOptions, Grid, grade};
+///
+/// let puzzle: Grid = CLASSIC_PUZZLE.parse()?;
+/// let grade = grade(&puzzle, &GradeOptions::default())?;
+/// assert_eq!(grade.difficulty, Difficulty::Easy);
+/// assert!(grade.solved_by_logic);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 /// [`GradeError`] when the grid does not have exactly one solution.
-pub fn grade_with(solver: &Solver, grid: &Grid, step_budget: usize) -> Result<Grade, GradeError> {
-    match solver.analyze(grid)? {
-        Verdict::Unique(_) => Ok(grade_unique(grid, step_budget)),
+pub fn grade(grid: &Grid, options: &GradeOptions) -> Result<Grade, GradeError> {
+    match options.solver.analyze(grid)? {
+        Verdict::Unique(_) => Ok(grade_unique(grid, options.step_budget)),
         Verdict::Multiple(_) => Err(GradeError::MultipleSolutions),
         Verdict::None => Err(GradeError::NoSolution),
     }
@@ -279,7 +301,7 @@ fn run_logic(
     let mut uses: Vec<Option<TechniqueUse>> = vec![None; Technique::ALL.len()];
     let mut stuck = false;
     while !state.is_solved() && steps < step_budget {
-        let Some(step) = next_step(&state) else {
+        let Some(step) = next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()) else {
             stuck = true;
             break;
         };
@@ -336,6 +358,13 @@ mod tests {
         Grid::from_line(line).unwrap()
     }
 
+    fn within(step_budget: usize) -> GradeOptions {
+        GradeOptions {
+            step_budget,
+            ..GradeOptions::default()
+        }
+    }
+
     /// A 17-clue puzzle that needs more than singles (the logic module's BUG+1 test).
     const BUG_PUZZLE: &str =
         "................12..3.45.................63.417.2.................81..7.3.4...6..";
@@ -377,7 +406,7 @@ mod tests {
 
     #[test]
     fn the_classic_puzzle_is_easy_and_needs_only_singles() {
-        let grade = grade(&grid(CLASSIC_PUZZLE), DEFAULT_STEP_BUDGET).unwrap();
+        let grade = grade(&grid(CLASSIC_PUZZLE), &within(DEFAULT_STEP_BUDGET)).unwrap();
         assert_eq!(grade.difficulty, Difficulty::Easy);
         assert!(grade.solved_by_logic && !grade.stuck);
         assert!(grade.rating <= Rating(23), "{}", grade.rating);
@@ -390,8 +419,8 @@ mod tests {
     #[test]
     fn techniques_come_in_order_of_rating_with_their_hardest_step() {
         let puzzle = grid(BUG_PUZZLE);
-        let grade = grade(&puzzle, DEFAULT_STEP_BUDGET).unwrap();
-        let logic = solve_logically(&puzzle, DEFAULT_STEP_BUDGET).unwrap();
+        let grade = grade(&puzzle, &within(DEFAULT_STEP_BUDGET)).unwrap();
+        let logic = solve_logically(&puzzle, DEFAULT_STEP_BUDGET, DEFAULT_WORK_BUDGET).unwrap();
         assert!(grade.techniques.is_sorted_by_key(|t| t.rating));
         for used in &grade.techniques {
             let of_it: Vec<Rating> = logic
@@ -417,7 +446,8 @@ mod tests {
         for name in PROPER {
             for puzzle in spread(name, 6) {
                 let grade = grade_unique(&puzzle, DEFAULT_STEP_BUDGET);
-                let logic = solve_logically(&puzzle, DEFAULT_STEP_BUDGET).unwrap();
+                let logic =
+                    solve_logically(&puzzle, DEFAULT_STEP_BUDGET, DEFAULT_WORK_BUDGET).unwrap();
                 assert_eq!(grade.rating, logic.hardest, "{name}: {puzzle}");
                 assert_eq!(grade.steps, logic.steps.len(), "{name}: {puzzle}");
                 assert_eq!(grade.solved_by_logic, logic.solved, "{name}: {puzzle}");
@@ -432,17 +462,17 @@ mod tests {
 
     #[test]
     fn out_of_steps_gives_the_rating_so_far_and_not_solved() {
-        let grade = grade(&grid(BUG_PUZZLE), 5).unwrap();
+        let grade = grade(&grid(BUG_PUZZLE), &within(5)).unwrap();
         assert_eq!(grade.steps, 5);
         assert!(!grade.solved_by_logic && !grade.stuck);
         assert_eq!(grade.difficulty, Difficulty::of_rating(grade.rating));
-        let full = super::grade(&grid(BUG_PUZZLE), DEFAULT_STEP_BUDGET).unwrap();
+        let full = super::grade(&grid(BUG_PUZZLE), &within(DEFAULT_STEP_BUDGET)).unwrap();
         assert!(grade.rating <= full.rating);
     }
 
     #[test]
     fn a_complete_grid_is_easy_with_no_step() {
-        let grade = grade(&grid(CLASSIC_SOLUTION), 0).unwrap();
+        let grade = grade(&grid(CLASSIC_SOLUTION), &within(0)).unwrap();
         assert_eq!(grade.rating, Rating(0));
         assert!(grade.solved_by_logic);
         assert_eq!((grade.difficulty, grade.steps), (Difficulty::Easy, 0));
@@ -452,18 +482,18 @@ mod tests {
     #[test]
     fn only_a_unique_solution_can_be_graded() {
         assert_eq!(
-            grade(&Grid::EMPTY, DEFAULT_STEP_BUDGET),
+            grade(&Grid::EMPTY, &within(DEFAULT_STEP_BUDGET)),
             Err(GradeError::MultipleSolutions)
         );
         let clash = grid(&format!("55{}", &CLASSIC_PUZZLE[2..]));
         assert_eq!(
-            grade(&clash, DEFAULT_STEP_BUDGET),
+            grade(&clash, &within(DEFAULT_STEP_BUDGET)),
             Err(GradeError::NoSolution)
         );
         // Valid givens, no solution: row 0 must end in 9, but column 8 holds a 9.
         let dead_end = grid(&format!("12345678{}9", ".".repeat(72)));
         assert_eq!(
-            grade(&dead_end, DEFAULT_STEP_BUDGET),
+            grade(&dead_end, &within(DEFAULT_STEP_BUDGET)),
             Err(GradeError::NoSolution)
         );
     }
@@ -471,7 +501,7 @@ mod tests {
     #[test]
     fn a_ceiling_below_the_rating_stops_the_logic_and_one_at_it_does_not() {
         let puzzle = grid(BUG_PUZZLE);
-        let rating = grade(&puzzle, DEFAULT_STEP_BUDGET).unwrap().rating;
+        let rating = grade(&puzzle, &within(DEFAULT_STEP_BUDGET)).unwrap().rating;
         assert!(solves_within(&puzzle, rating, DEFAULT_STEP_BUDGET));
         assert!(!solves_within(
             &puzzle,

@@ -24,10 +24,10 @@
 //! [`explain`] gives the whole path the grader takes ([`mod@crate::grade`]), with its
 //! rating and difficulty.
 
-use super::grade::{Difficulty, grade_unique_with_path};
+use super::grade::{Difficulty, GradeOptions, grade_unique_with_path};
 use super::logic::{
     ALL_DIGITS, Candidates, DEFAULT_WORK_BUDGET, Rating, Step, bit, digits_of, next_single,
-    next_step_within,
+    next_step,
 };
 use super::{BudgetExhausted, CELLS, Conflict, Grid, Solver, Verdict, find_conflicts};
 
@@ -100,48 +100,59 @@ pub struct Explanation {
     pub difficulty: Difficulty,
 }
 
-/// The hint for `board`, with the puzzle's `givens` when known and the player's `marks`
-/// when they have any; see the [module documentation](self) for the order of the answers.
-/// Counts solutions with [`Solver::default`]; the forcing chains may spend
-/// [`DEFAULT_WORK_BUDGET`].
+/// What a hint knows besides the board, and what it may spend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HintOptions<'a> {
+    /// The puzzle's givens, when known: they must all be on the board unchanged, and any
+    /// filled cell that differs from the solution is then a mistake.
+    pub givens: Option<&'a Grid>,
+    /// The player's pencil marks, when they keep any.
+    pub marks: Option<&'a PencilMarks>,
+    /// Counts the puzzle's solutions (its guess budget bounds that search).
+    pub solver: Solver,
+    /// The work the forcing chains may spend (see [`DEFAULT_WORK_BUDGET`]); a position
+    /// only they crack is answered with a reveal once it runs out.
+    pub work_budget: u64,
+}
+
+impl Default for HintOptions<'_> {
+    fn default() -> Self {
+        HintOptions {
+            givens: None,
+            marks: None,
+            solver: Solver::default(),
+            work_budget: DEFAULT_WORK_BUDGET,
+        }
+    }
+}
+
+/// The hint for `board`; see the [module documentation](self) for the order of the
+/// answers.
+///
+/// ```
+/// use sudoku::{CLASSIC_PUZZLE, Grid, Hint, HintOptions, hint};
+///
+/// let puzzle: Grid = CLASSIC_PUZZLE.parse()?;
+/// let options = HintOptions { givens: Some(&puzzle), ..HintOptions::default() };
+/// let Hint::Step(step) = hint(&puzzle, &options)? else {
+///     panic!("an easy puzzle starts with a step");
+/// };
+/// assert_eq!(step.placements.len(), 1, "{step}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 /// [`HintError`] when the puzzle does not have exactly one solution, or the board does not
 /// keep its givens.
-pub fn hint(
-    board: &Grid,
-    givens: Option<&Grid>,
-    marks: Option<&PencilMarks>,
-) -> Result<Hint, HintError> {
-    hint_within(board, givens, marks, &mut DEFAULT_WORK_BUDGET.clone())
-}
-
-/// [`hint`] with the work of the forcing chains taken from `work`.
-///
-/// # Errors
-/// As for [`hint`].
-pub fn hint_within(
-    board: &Grid,
-    givens: Option<&Grid>,
-    marks: Option<&PencilMarks>,
-    work: &mut u64,
-) -> Result<Hint, HintError> {
-    hint_with(&Solver::default(), board, givens, marks, work)
-}
-
-/// [`hint_within`] with the solutions counted by `solver` (and its guess budget).
-///
-/// # Errors
-/// As for [`hint`].
-pub fn hint_with(
-    solver: &Solver,
-    board: &Grid,
-    givens: Option<&Grid>,
-    marks: Option<&PencilMarks>,
-    work: &mut u64,
-) -> Result<Hint, HintError> {
+pub fn hint(board: &Grid, options: &HintOptions<'_>) -> Result<Hint, HintError> {
+    let HintOptions {
+        givens,
+        marks,
+        solver,
+        mut work_budget,
+    } = *options;
     let puzzle = givens.unwrap_or(board);
-    let solution = unique_solution(solver, puzzle)?;
+    let solution = unique_solution(&solver, puzzle)?;
     if let Some(givens) = givens {
         let changed =
             (0..CELLS).find(|&c| givens.cells()[c] != 0 && board.cells()[c] != givens.cells()[c]);
@@ -163,7 +174,7 @@ pub fn hint_with(
     let Some(state) = position(board, marks) else {
         return Err(HintError::Conflict(find_conflicts(board)));
     };
-    if let Some(step) = next_single(&state).or_else(|| next_step_within(&state, work)) {
+    if let Some(step) = next_single(&state).or_else(|| next_step(&state, &mut work_budget)) {
         return Ok(Hint::Step(step));
     }
     let fewest = (0..CELLS)
@@ -191,28 +202,25 @@ pub fn position(board: &Grid, marks: Option<&PencilMarks>) -> Option<Candidates>
     Some(state)
 }
 
-/// The puzzle's whole logical path from `board` (the puzzle: without givens), applying at
-/// most `max_steps` steps: the path [`mod@crate::grade`] takes, with its rating and
-/// difficulty. Counts solutions with [`Solver::default`].
+/// The puzzle's whole logical path from `board` (the puzzle: without givens): the path a
+/// [`grade`](crate::grade()) with the same `options` takes, with its rating and difficulty.
+///
+/// ```
+/// use sudoku::{CLASSIC_PUZZLE, GradeOptions, Grid, explain};
+///
+/// let puzzle: Grid = CLASSIC_PUZZLE.parse()?;
+/// let explanation = explain(&puzzle, &GradeOptions::default())?;
+/// assert!(explanation.solved);
+/// assert_eq!(explanation.steps.len(), puzzle.cells().iter().filter(|&&d| d == 0).count());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 /// [`HintError`] when the board does not have exactly one solution.
-pub fn explain(board: &Grid, max_steps: usize) -> Result<Explanation, HintError> {
-    explain_with(&Solver::default(), board, max_steps)
-}
-
-/// [`explain`] with the solutions counted by `solver`.
-///
-/// # Errors
-/// As for [`explain`].
-pub fn explain_with(
-    solver: &Solver,
-    board: &Grid,
-    max_steps: usize,
-) -> Result<Explanation, HintError> {
-    unique_solution(solver, board)?;
+pub fn explain(board: &Grid, options: &GradeOptions) -> Result<Explanation, HintError> {
+    unique_solution(&options.solver, board)?;
     let mut steps = Vec::new();
-    let grade = grade_unique_with_path(board, max_steps, Some(&mut steps));
+    let grade = grade_unique_with_path(board, options.step_budget, Some(&mut steps));
     Ok(Explanation {
         steps,
         solved: grade.solved_by_logic,
@@ -265,6 +273,26 @@ mod tests {
         grid(CLASSIC_SOLUTION)
     }
 
+    fn ask(
+        board: &Grid,
+        givens: Option<&Grid>,
+        marks: Option<&PencilMarks>,
+    ) -> Result<Hint, HintError> {
+        let options = HintOptions {
+            givens,
+            marks,
+            ..HintOptions::default()
+        };
+        hint(board, &options)
+    }
+
+    fn steps(step_budget: usize) -> GradeOptions {
+        GradeOptions {
+            step_budget,
+            ..GradeOptions::default()
+        }
+    }
+
     /// `grid` with `cell` set to `digit`.
     fn with(grid: &Grid, cell: usize, digit: u8) -> Grid {
         let mut cells = *grid.cells();
@@ -293,13 +321,17 @@ mod tests {
 
     #[test]
     fn the_first_hint_of_a_puzzle_is_the_logical_solvers_first_step() {
-        let expected = next_step(&Candidates::from_grid(&classic()).unwrap()).unwrap();
+        let expected = next_step(
+            &Candidates::from_grid(&classic()).unwrap(),
+            &mut DEFAULT_WORK_BUDGET.clone(),
+        )
+        .unwrap();
         assert_eq!(
-            hint(&classic(), None, None),
+            ask(&classic(), None, None),
             Ok(Hint::Step(expected.clone()))
         );
         assert_eq!(
-            hint(&classic(), Some(&classic()), Some(&full_marks(&classic()))),
+            ask(&classic(), Some(&classic()), Some(&full_marks(&classic()))),
             Ok(Hint::Step(expected))
         );
     }
@@ -313,7 +345,7 @@ mod tests {
         // Marks that are all wrong too: the digit is reported first.
         let marks = [0u16; CELLS];
         assert_eq!(
-            hint(&board, Some(&classic()), Some(&marks)),
+            ask(&board, Some(&classic()), Some(&marks)),
             Ok(Hint::WrongDigit { cell: first })
         );
     }
@@ -323,7 +355,7 @@ mod tests {
         // The board's solutions are among the puzzle's, whose one solution lacks the digit.
         let (cell, digit) = quiet_mistakes()[0];
         let board = with(&classic(), cell, digit);
-        assert_eq!(hint(&board, None, None), Err(HintError::NoSolution));
+        assert_eq!(ask(&board, None, None), Err(HintError::NoSolution));
     }
 
     #[test]
@@ -332,7 +364,7 @@ mod tests {
         for digit in [0, classic().cells()[given] % 9 + 1] {
             let board = with(&classic(), given, digit);
             assert_eq!(
-                hint(&board, Some(&classic()), None),
+                ask(&board, Some(&classic()), None),
                 Err(HintError::GivenChanged { cell: given }),
                 "digit {digit}"
             );
@@ -341,8 +373,8 @@ mod tests {
 
     #[test]
     fn the_solved_board_is_solved_with_or_without_givens() {
-        assert_eq!(hint(&solution(), None, None), Ok(Hint::Solved));
-        assert_eq!(hint(&solution(), Some(&classic()), None), Ok(Hint::Solved));
+        assert_eq!(ask(&solution(), None, None), Ok(Hint::Solved));
+        assert_eq!(ask(&solution(), Some(&classic()), None), Ok(Hint::Solved));
     }
 
     #[test]
@@ -352,12 +384,12 @@ mod tests {
         let cell = 40;
         marks[cell] &= !bit(solution().cells()[cell]);
         assert_eq!(
-            hint(&board, None, Some(&marks)),
+            ask(&board, None, Some(&marks)),
             Ok(Hint::WrongPencilMarks { cell })
         );
         marks[cell] = 0;
         assert_eq!(
-            hint(&board, None, Some(&marks)),
+            ask(&board, None, Some(&marks)),
             Ok(Hint::WrongPencilMarks { cell }),
             "every mark removed"
         );
@@ -368,8 +400,8 @@ mod tests {
         let board = classic();
         let marks: PencilMarks =
             std::array::from_fn(|c| if board.cells()[c] == 0 { ALL_DIGITS } else { 0 });
-        let expected = hint(&board, None, None).unwrap();
-        assert_eq!(hint(&board, None, Some(&marks)), Ok(expected));
+        let expected = ask(&board, None, None).unwrap();
+        assert_eq!(ask(&board, None, Some(&marks)), Ok(expected));
     }
 
     #[test]
@@ -381,7 +413,7 @@ mod tests {
         );
         let mut state = Candidates::from_grid(&puzzle).unwrap();
         let step = loop {
-            let step = next_step(&state).unwrap();
+            let step = next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
             if step.placements.is_empty() {
                 break step;
             }
@@ -390,19 +422,22 @@ mod tests {
         let board = state.to_grid();
         let mut marks: PencilMarks = std::array::from_fn(|c| state.mask(c));
         assert_eq!(
-            hint(&board, Some(&puzzle), Some(&marks)),
+            ask(&board, Some(&puzzle), Some(&marks)),
             Ok(Hint::Step(step.clone()))
         );
         for &(cell, digit) in &step.eliminations {
             marks[cell] &= !bit(digit);
         }
-        let Ok(Hint::Step(next)) = hint(&board, Some(&puzzle), Some(&marks)) else {
+        let Ok(Hint::Step(next)) = ask(&board, Some(&puzzle), Some(&marks)) else {
             panic!("a step");
         };
         assert_ne!(next, step);
         let mut after = state.clone();
         step.apply(&mut after);
-        assert_eq!(Some(next), next_step(&after));
+        assert_eq!(
+            Some(next),
+            next_step(&after, &mut DEFAULT_WORK_BUDGET.clone())
+        );
     }
 
     #[test]
@@ -413,13 +448,22 @@ mod tests {
         let puzzle = crate::puzzle_sets::spread("puzzles5_forum_hardest_1905_11+", 1)[0];
         let mut state = Candidates::from_grid(&puzzle).unwrap();
         let mut work = 0;
-        while let Some(step) = next_step_within(&state, &mut work) {
+        while let Some(step) = next_step(&state, &mut work) {
             step.apply(&mut state);
         }
         let board = state.to_grid();
         let marks: PencilMarks = std::array::from_fn(|c| state.mask(c));
         let answer = Solver::default().solve(&puzzle).unwrap();
-        let hint = hint_within(&board, Some(&puzzle), Some(&marks), &mut 0).unwrap();
+        let hint = hint(
+            &board,
+            &HintOptions {
+                givens: Some(&puzzle),
+                marks: Some(&marks),
+                work_budget: 0,
+                ..HintOptions::default()
+            },
+        )
+        .unwrap();
         let Hint::Stuck {
             reveal: (cell, digit),
         } = hint
@@ -439,19 +483,19 @@ mod tests {
     #[test]
     fn a_puzzle_without_exactly_one_solution_gets_no_hint() {
         assert_eq!(
-            hint(&Grid::EMPTY, None, None),
+            ask(&Grid::EMPTY, None, None),
             Err(HintError::MultipleSolutions)
         );
         let clash = grid(&format!("55{}", &CLASSIC_PUZZLE[2..]));
-        let Err(HintError::Conflict(conflicts)) = hint(&clash, None, None) else {
+        let Err(HintError::Conflict(conflicts)) = ask(&clash, None, None) else {
             panic!("a conflict");
         };
         assert_eq!(conflicts, find_conflicts(&clash));
         let dead_end = grid(&format!("12345678.{}9", ".".repeat(71)));
-        assert_eq!(hint(&dead_end, None, None), Err(HintError::NoSolution));
+        assert_eq!(ask(&dead_end, None, None), Err(HintError::NoSolution));
         // With givens, the givens are the puzzle.
         assert_eq!(
-            hint(&classic(), Some(&Grid::EMPTY), None),
+            ask(&classic(), Some(&Grid::EMPTY), None),
             Err(HintError::MultipleSolutions)
         );
     }
@@ -461,8 +505,8 @@ mod tests {
         let puzzle = grid(
             "................12..3.45.................63.417.2.................81..7.3.4...6..",
         );
-        let explanation = explain(&puzzle, 1_000).unwrap();
-        let grade = crate::grade(&puzzle, 1_000).unwrap();
+        let explanation = explain(&puzzle, &steps(1_000)).unwrap();
+        let grade = crate::grade(&puzzle, &steps(1_000)).unwrap();
         assert_eq!(explanation.steps.len(), grade.steps);
         assert_eq!(explanation.rating, grade.rating);
         assert_eq!(explanation.difficulty, grade.difficulty);
@@ -470,7 +514,10 @@ mod tests {
         assert!(explanation.solved);
         let mut state = Candidates::from_grid(&puzzle).unwrap();
         for step in &explanation.steps {
-            assert_eq!(Some(step), next_step(&state).as_ref());
+            assert_eq!(
+                Some(step),
+                next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()).as_ref()
+            );
             step.apply(&mut state);
         }
         assert!(state.is_solved());
@@ -484,10 +531,13 @@ mod tests {
 
     #[test]
     fn the_explanation_stops_at_max_steps() {
-        let explanation = explain(&classic(), 3).unwrap();
+        let explanation = explain(&classic(), &steps(3)).unwrap();
         assert_eq!(explanation.steps.len(), 3);
         assert!(!explanation.solved);
-        assert_eq!(explain(&Grid::EMPTY, 3), Err(HintError::MultipleSolutions));
+        assert_eq!(
+            explain(&Grid::EMPTY, &steps(3)),
+            Err(HintError::MultipleSolutions)
+        );
     }
 
     #[test]
@@ -499,7 +549,7 @@ mod tests {
                 .parse()
                 .unwrap();
         let state = Candidates::from_grid(&board).unwrap();
-        let se_step = next_step(&state).unwrap();
+        let se_step = next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
         assert!(
             matches!(
                 se_step.technique,
@@ -510,7 +560,7 @@ mod tests {
             ),
             "SE's order: {se_step}"
         );
-        let Ok(Hint::Step(step)) = hint(&board, None, None) else {
+        let Ok(Hint::Step(step)) = ask(&board, None, None) else {
             panic!("a step");
         };
         assert_eq!(step.technique, Technique::NakedSingle, "{step}");

@@ -18,12 +18,14 @@ pub mod puzzle_sets;
 pub use generate::{
     GenerateError, GenerateOptions, Generated, Symmetry, UnknownSymmetry, generate,
 };
-pub use grade::{Difficulty, Grade, GradeError, TechniqueUse, UnknownDifficulty, grade};
+pub use grade::{
+    Difficulty, Grade, GradeError, GradeOptions, TechniqueUse, UnknownDifficulty, grade,
+};
 pub use grid::{
     CELLS, CLASSIC_PUZZLE, CLASSIC_SOLUTION, Grid, ParseError, cell_value, is_blank_or_comment,
     puzzle_lines,
 };
-pub use hint::{Explanation, Hint, HintError, PencilMarks, explain, hint};
+pub use hint::{Explanation, Hint, HintError, HintOptions, PencilMarks, explain, hint};
 pub use report::Report;
 pub use solver::{BudgetExhausted, Count, DEFAULT_GUESS_BUDGET, SolveError, Solver, Verdict};
 pub use validate::{Conflict, Unit, find_conflicts, is_solved, is_valid};

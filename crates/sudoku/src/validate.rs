@@ -51,6 +51,21 @@ pub struct Conflict {
 
 /// Every conflict among the filled cells, rows first, then columns, then boxes; within a
 /// kind by unit index, then digit. Empty cells never conflict.
+///
+/// ```
+/// use sudoku::{CLASSIC_PUZZLE, Grid, Unit, find_conflicts, is_valid};
+///
+/// let puzzle: Grid = CLASSIC_PUZZLE.parse()?;
+/// assert!(is_valid(&puzzle) && find_conflicts(&puzzle).is_empty());
+///
+/// // A second 5 in the top row, beside the first.
+/// let clash: Grid = format!("55{}", &CLASSIC_PUZZLE[2..]).parse()?;
+/// assert!(!is_valid(&clash));
+/// let conflicts = find_conflicts(&clash);
+/// assert_eq!((conflicts[0].unit, conflicts[0].index, conflicts[0].digit), (Unit::Row, 0, 5));
+/// assert_eq!(conflicts[0].cells, vec![(0, 0), (0, 1)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn find_conflicts(grid: &Grid) -> Vec<Conflict> {
     let mut conflicts = Vec::new();
     for unit in Unit::ALL {

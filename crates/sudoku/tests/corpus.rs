@@ -1,3 +1,6 @@
+//! A binary of its own: CI runs it alone in release over every puzzle, a build the other
+//! suites do not need.
+//!
 //! The committed puzzle sets (`data/puzzles/`) against what their README records (checked
 //! there with an independent solver): every answer is a complete valid grid keeping the
 //! givens, every puzzle of the five proper sets has exactly one solution and every puzzle of

@@ -103,16 +103,10 @@ const FINDERS: &[(u8, Finder)] = &[
 pub const DEFAULT_WORK_BUDGET: u64 = 2_000_000;
 
 /// The step SE's rule takes in `state`: the easiest step of the first producer that has
-/// one; `None` when no technique applies or the position is visibly broken. The forcing
-/// chains may spend up to [`DEFAULT_WORK_BUDGET`].
-pub fn next_step(state: &Candidates) -> Option<Step> {
-    next_step_within(state, &mut DEFAULT_WORK_BUDGET.clone())
-}
-
-/// [`next_step`] with the work the dynamic and nested forcing chains may spend taken
-/// from `work` (see [`DEFAULT_WORK_BUDGET`]); `None` too when the work runs out before
-/// a step is found.
-pub fn next_step_within(state: &Candidates, work: &mut u64) -> Option<Step> {
+/// one; `None` when no technique applies, the position is visibly broken, or the dynamic
+/// and nested forcing chains run out of `work` (see [`DEFAULT_WORK_BUDGET`]) before a step
+/// is found. What they spend is taken from `work`, so one budget can bound a whole solve.
+pub fn next_step(state: &Candidates, work: &mut u64) -> Option<Step> {
     if state.is_broken() {
         return None;
     }
@@ -180,21 +174,12 @@ pub struct LogicalSolution {
 }
 
 /// Applies the easiest step again and again until the grid is solved, no technique
-/// applies, or `step_budget` steps have been applied.
-/// The forcing chains may spend up to [`DEFAULT_WORK_BUDGET`] over the whole solve.
+/// applies, `step_budget` steps have been applied, or the forcing chains have spent
+/// `work_budget` over the whole solve ([`DEFAULT_WORK_BUDGET`] is the grader's per step).
 ///
 /// # Errors
 /// [`Contradiction`] when the givens clash.
-pub fn solve_logically(grid: &Grid, step_budget: usize) -> Result<LogicalSolution, Contradiction> {
-    solve_logically_within(grid, step_budget, DEFAULT_WORK_BUDGET)
-}
-
-/// [`solve_logically`] with `work_budget` for the forcing chains of the whole solve
-/// instead of [`DEFAULT_WORK_BUDGET`]: the solve stops, unsolved, when it is spent.
-///
-/// # Errors
-/// [`Contradiction`] when the givens clash.
-pub fn solve_logically_within(
+pub fn solve_logically(
     grid: &Grid,
     step_budget: usize,
     work_budget: u64,
@@ -204,7 +189,7 @@ pub fn solve_logically_within(
     let mut hardest = Rating(0);
     let mut work = work_budget;
     while !state.is_solved() && steps.len() < step_budget {
-        let Some(step) = next_step_within(&state, &mut work) else {
+        let Some(step) = next_step(&state, &mut work) else {
             break;
         };
         step.apply(&mut state);
@@ -229,7 +214,7 @@ mod tests {
     #[test]
     fn the_classic_puzzle_falls_to_singles() {
         let grid = Grid::from_line(CLASSIC_PUZZLE).unwrap();
-        let solution = solve_logically(&grid, 200).unwrap();
+        let solution = solve_logically(&grid, 200, DEFAULT_WORK_BUDGET).unwrap();
         assert!(solution.solved);
         assert_eq!(solution.end.to_grid().to_line(), CLASSIC_SOLUTION);
         assert!(solution.hardest <= Rating(23), "{}", solution.hardest);
@@ -242,7 +227,7 @@ mod tests {
     #[test]
     fn the_step_budget_stops_the_solver() {
         let grid = Grid::from_line(CLASSIC_PUZZLE).unwrap();
-        let solution = solve_logically(&grid, 3).unwrap();
+        let solution = solve_logically(&grid, 3, DEFAULT_WORK_BUDGET).unwrap();
         assert_eq!(solution.steps.len(), 3);
         assert!(!solution.solved);
     }
@@ -252,7 +237,11 @@ mod tests {
         // A row missing only its last digit is a last value (1.0), though hidden singles
         // and naked singles are available too.
         let grid = Grid::from_line(&format!("12345678.{}", ".".repeat(72))).unwrap();
-        let step = next_step(&Candidates::from_grid(&grid).unwrap()).unwrap();
+        let step = next_step(
+            &Candidates::from_grid(&grid).unwrap(),
+            &mut DEFAULT_WORK_BUDGET.clone(),
+        )
+        .unwrap();
         assert_eq!(step.technique, Technique::LastValue);
         assert_eq!(step.placements, [(8, 9)]);
     }
@@ -272,7 +261,7 @@ mod tests {
             if let Some(step) = uniqueness::bug_plus_one(&state) {
                 break step;
             }
-            next_step(&state)
+            next_step(&state, &mut DEFAULT_WORK_BUDGET.clone())
                 .expect("the logic reaches the BUG")
                 .apply(&mut state);
         };
@@ -316,7 +305,7 @@ mod tests {
                     w.parse().expect("LOGIC_CORPUS_WORK: a number")
                 });
                 for _ in 0..400 {
-                    let Some(step) = next_step_within(&state, &mut work) else {
+                    let Some(step) = next_step(&state, &mut work) else {
                         break;
                     };
                     for &(cell, digit) in &step.placements {

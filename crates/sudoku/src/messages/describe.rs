@@ -532,7 +532,7 @@ mod tests {
     use super::super::{Language, render};
     use super::*;
     use crate::CLASSIC_PUZZLE;
-    use crate::logic::{ALL_DIGITS, next_step};
+    use crate::logic::{ALL_DIGITS, DEFAULT_WORK_BUDGET, next_step};
     use crate::puzzle_sets::{PROPER, spread};
     use std::collections::BTreeMap;
 
@@ -547,7 +547,7 @@ mod tests {
     #[test]
     fn the_classic_puzzles_first_step_is_said_in_full() {
         let s = state(CLASSIC_PUZZLE);
-        let step = next_step(&s).unwrap();
+        let step = next_step(&s, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
         let (cell, digit) = step.placements[0];
         let unit = step.units[0];
         let unit_text = match unit {
@@ -600,7 +600,7 @@ mod tests {
             }
         }
         let s = Candidates::from_masks(masks);
-        let step = next_step(&s).unwrap();
+        let step = next_step(&s, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
         assert_eq!(step.technique, Technique::XWing, "{step}");
         let text = english(&step, &s);
         assert!(
@@ -625,7 +625,7 @@ mod tests {
                 let mut s = Candidates::from_grid(&puzzle).unwrap();
                 let mut work = 400_000;
                 for _ in 0..200 {
-                    let Some(step) = crate::logic::next_step_within(&s, &mut work) else {
+                    let Some(step) = crate::logic::next_step(&s, &mut work) else {
                         break;
                     };
                     let seen = found.entry(step.technique).or_default();

@@ -179,6 +179,18 @@ impl Solver {
 
     /// The first solution found.
     ///
+    /// ```
+    /// use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION, Grid, SolveError, Solver};
+    ///
+    /// let puzzle: Grid = CLASSIC_PUZZLE.parse()?;
+    /// assert_eq!(Solver::default().solve(&puzzle)?.to_line(), CLASSIC_SOLUTION);
+    ///
+    /// // Two 5s in the top row: no solution, and the search says so at once.
+    /// let clash: Grid = format!("55{}", &CLASSIC_PUZZLE[2..]).parse()?;
+    /// assert_eq!(Solver::default().solve(&clash), Err(SolveError::NoSolution));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Errors
     /// [`SolveError::NoSolution`] when there is none, [`SolveError::BudgetExhausted`] when
     /// the search gave up first.

@@ -1,4 +1,4 @@
-//! Hints are sound over the repository's puzzle sets (issue 14, deliverable 4): a player
+//! Hints are sound over the repository's puzzle sets: a player
 //! who asks for a hint, does what it says and asks again reaches the one solution, and no
 //! hint on the way places a wrong digit, removes a digit of the solution, or reveals one
 //! that is not the solution's.
@@ -13,13 +13,12 @@
 //! `HINT_CORPUS_STRIDE=N` walks every N-th puzzle of every proper set (1: all of them, in
 //! release: the figure in BENCHMARKS.md); by default a few puzzles spread over each set,
 //! so that a debug `cargo test` stays within seconds. `HINT_CORPUS_WORK` sets the work
-//! the forcing chains of one walk may spend (default: a solve's, `DEFAULT_WORK_BUDGET`,
-//! as the grader spends on a whole puzzle; once it is spent, only the cheaper techniques
-//! run, and the positions only forcing chains crack become stuck).
+//! the forcing chains of one hint may spend (default: the service's, `DEFAULT_WORK_BUDGET`;
+//! with less, the positions only forcing chains crack become stuck).
 
 use std::time::Instant;
 
-use sudoku::hint::{Hint, PencilMarks, hint_within, position};
+use sudoku::hint::{Hint, HintOptions, PencilMarks, hint, position};
 use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, bit};
 use sudoku::puzzle_sets::{PROPER, every, spread};
 use sudoku::{CELLS, Grid, Solver, Verdict};
@@ -54,6 +53,20 @@ fn work_budget() -> u64 {
     std::env::var("HINT_CORPUS_WORK").map_or(DEFAULT_WORK_BUDGET, |w| {
         w.parse().expect("HINT_CORPUS_WORK: a number")
     })
+}
+
+/// What the player of the walk tells a hint: the puzzle, and their marks if they keep any.
+fn asking<'a>(
+    puzzle: &'a Grid,
+    marks: Option<&'a PencilMarks>,
+    work_budget: u64,
+) -> HintOptions<'a> {
+    HintOptions {
+        givens: Some(puzzle),
+        marks,
+        solver: Solver::default(),
+        work_budget,
+    }
 }
 
 /// `(cell, digit)` pairs: what a step places, or what it eliminates.
@@ -131,18 +144,17 @@ fn walk(puzzle: &Grid, solver: &Solver, tally: &mut Tally, context: &str) {
     let mut marks: PencilMarks = std::array::from_fn(|c| start.mask(c));
     // The position the logic itself would be in: the hint's must be the same.
     let mut logic = start;
-    let mut work = work_budget();
-    let mut digit_only_work = work_budget();
+    let work_budget = work_budget();
     let mut revealed = false;
     tally.puzzles += 1;
     for _ in 0..=2 * CELLS * 9 {
         let here = format!("{context} at {}", board.to_line());
-        let with_marks = hint_within(&board, Some(puzzle), Some(&marks), &mut work)
+        let with_marks = hint(&board, &asking(puzzle, Some(&marks), work_budget))
             .unwrap_or_else(|err| panic!("{here}: {err}"));
         if with_marks == Hint::Solved {
             assert_eq!(board, solution, "{here}: solved, but not the solution");
             assert_eq!(
-                hint_within(&board, Some(puzzle), None, &mut 0),
+                hint(&board, &asking(puzzle, None, 0)),
                 Ok(Hint::Solved),
                 "{here}: solved with marks but not without"
             );
@@ -162,7 +174,7 @@ fn walk(puzzle: &Grid, solver: &Solver, tally: &mut Tally, context: &str) {
             tally.steps += 1;
         }
 
-        let digits_only = hint_within(&board, Some(puzzle), None, &mut digit_only_work)
+        let digits_only = hint(&board, &asking(puzzle, None, work_budget))
             .unwrap_or_else(|err| panic!("{here} without marks: {err}"));
         let from_digits = position(&board, None).expect("no clash on the way");
         check(

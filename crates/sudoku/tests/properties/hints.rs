@@ -1,5 +1,5 @@
-//! Properties of hints on players' boards (issue 14, deliverable 4): random progress,
-//! random wrong digits and random pencil marks on real puzzles.
+//! Properties of hints on players' boards: random progress, random wrong digits and random
+//! pencil marks on real puzzles.
 //!
 //! - Wrong digits come first: whatever else is on the board or in the marks, the hint
 //!   names the first wrong cell, and tells no digit.
@@ -12,8 +12,8 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use sudoku::hint::{Hint, PencilMarks, hint, position};
-use sudoku::logic::{ALL_DIGITS, Candidates, bit, next_step};
+use sudoku::hint::{Hint, HintOptions, PencilMarks, hint, position};
+use sudoku::logic::{ALL_DIGITS, Candidates, DEFAULT_WORK_BUDGET, bit, next_step};
 use sudoku::puzzle_sets::spread;
 use sudoku::{CELLS, CLASSIC_PUZZLE, Grid, Solver, Verdict};
 
@@ -62,7 +62,7 @@ fn crossroads() -> &'static [Crossroads] {
         let mut found = Vec::new();
         for (index, case) in cases().iter().enumerate() {
             let mut state = Candidates::from_grid(&case.puzzle).unwrap();
-            while let Some(step) = next_step(&state) {
+            while let Some(step) = next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()) {
                 if step.placements.is_empty() {
                     found.push(Crossroads {
                         case: index,
@@ -213,7 +213,7 @@ proptest! {
         }
         let marks: Option<PencilMarks> =
             marks.map(|random| std::array::from_fn(|c| random[c] & ALL_DIGITS));
-        let answer = hint(&grid(cells), Some(&case.puzzle), marks.as_ref());
+        let answer = hint(&grid(cells), &HintOptions { givens: Some(&case.puzzle), marks: marks.as_ref(), ..HintOptions::default() });
         // The first wrong cell, row-major: the cell alone, its digit untold (the variant
         // carries none).
         prop_assert_eq!(answer, Ok(Hint::WrongDigit { cell: wrong[0] }));
@@ -229,7 +229,7 @@ proptest! {
         let cells = board_with_progress(case, &progress);
         let board = grid(cells);
         let marks = marks_keeping_the_solution(case, &cells, &random);
-        let answer = hint(&board, Some(&case.puzzle), Some(&marks))
+        let answer = hint(&board, &HintOptions { givens: Some(&case.puzzle), marks: Some(&marks), ..HintOptions::default() })
             .unwrap_or_else(|err| panic!("{board}: {err}"));
         check_step_from_marks(&answer, case, &board, &marks)?;
     }
@@ -256,7 +256,7 @@ proptest! {
                 marks[cell] &= !bit(digit);
             }
         }
-        let answer = hint(&at.board, Some(&case.puzzle), Some(&marks))
+        let answer = hint(&at.board, &HintOptions { givens: Some(&case.puzzle), marks: Some(&marks), ..HintOptions::default() })
             .unwrap_or_else(|err| panic!("{}: {err}", at.board));
         check_step_from_marks(&answer, case, &at.board, &marks)?;
     }
@@ -278,7 +278,7 @@ proptest! {
             marks[cell] &= !bit(case.answer[cell]);
         }
         prop_assert_eq!(
-            hint(&grid(cells), Some(&case.puzzle), Some(&marks)),
+            hint(&grid(cells), &HintOptions { givens: Some(&case.puzzle), marks: Some(&marks), ..HintOptions::default() }),
             Ok(Hint::WrongPencilMarks { cell: lost[0] })
         );
     }
