@@ -4,11 +4,10 @@
 //! - [`wire`]: the bodies, on [`sudoku`] only;
 //! - [`metrics`], [`readiness`], [`language`] (`Accept-Language`) and [`page`] (the
 //!   playground): on nothing here;
-//! - [`pool`]: the solver slots, on `metrics`;
-//! - [`generator`]: `/generate`'s puzzles and their stock, on `pool`, `readiness` and
-//!   `wire`;
-//! - [`error`]: [`ApiError`], on `wire` and `pool`; [`extract`]: the JSON body and the
-//!   query, on `error` and `wire`;
+//! - [`error`]: [`ApiError`], on `wire`; [`extract`]: the JSON body and the query, on
+//!   `error` and `wire`;
+//! - [`pool`]: the solver slots, on `metrics` and `error`;
+//! - [`generator`]: `/generate`'s puzzles and their stock, on `pool` and `readiness`;
 //! - [`client`] (whose quota a request spends), [`auth`] (the API keys) and [`limit`] (the
 //!   rate limits): on nothing here;
 //! - [`gate`]: the key check and rate limit, with each route's cost, on `auth`, `client`,
