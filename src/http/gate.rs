@@ -5,7 +5,7 @@
 //! open to all (probes, `/openapi.yaml`, the playground's files) go without the gate. Every
 //! other path needs a key when keys are on, and spends its cost of its client's bucket when
 //! limits are on: the client is the key's label when a valid key is sent, else its address
-//! (see [`super::client`]).
+//! (see [`super::caller`]).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
@@ -21,7 +21,7 @@ use serde::de::{IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use super::auth::{ApiKeys, presented_key};
-use super::client::TrustedProxies;
+use super::caller::TrustedProxies;
 use super::error::ApiError;
 use super::limit::{ClientKey, RATELIMIT, RATELIMIT_POLICY, RateLimits, Refusal};
 use super::metrics::Metrics;
@@ -93,7 +93,7 @@ impl Gate {
 
     /// Whose request this is; refused when keys are on and it carries no valid one (or
     /// when it comes from an address that keeps sending wrong keys).
-    fn client(&self, request: &Request) -> Result<ClientKey, Denial> {
+    fn caller(&self, request: &Request) -> Result<ClientKey, Denial> {
         if !self.keys.is_on() {
             return Ok(self.address(request));
         }
@@ -132,7 +132,7 @@ impl Gate {
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
-        ClientKey::Addr(self.proxies.client_of(peer, request.headers()))
+        ClientKey::Addr(self.proxies.caller_of(peer, request.headers()))
     }
 
     fn refuse(&self, refusal: Refusal) -> Response {
@@ -167,7 +167,7 @@ pub async fn check(
     request: Request,
     next: Next,
 ) -> Response {
-    let client = match gate.client(&request) {
+    let client = match gate.caller(&request) {
         Ok(client) => client,
         Err(denial) => return gate.deny(denial),
     };

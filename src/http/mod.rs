@@ -8,9 +8,9 @@
 //!   `error` and `wire`;
 //! - [`pool`]: the solver slots, on `metrics` and `error`;
 //! - [`generator`]: `/generate`'s puzzles and their stock, on `pool` and `readiness`;
-//! - [`client`] (whose quota a request spends), [`auth`] (the API keys) and [`limit`] (the
+//! - [`caller`] (whose quota a request spends), [`auth`] (the API keys) and [`limit`] (the
 //!   rate limits): on nothing here;
-//! - [`gate`]: the key check and rate limit at a route's cost, on `auth`, `client`,
+//! - [`gate`]: the key check and rate limit at a route's cost, on `auth`, `caller`,
 //!   `limit`, `error`, `metrics` and `wire`;
 //! - [`state`]: [`AppState`], the container of `pool`, `generator`, `metrics`, `readiness`,
 //!   `gate` and limits;
@@ -20,7 +20,7 @@
 
 pub mod admin;
 pub mod auth;
-pub mod client;
+pub mod caller;
 pub mod error;
 pub mod extract;
 pub mod gate;
