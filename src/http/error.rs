@@ -4,7 +4,6 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::pool::PoolError;
 use super::wire::{BoardError, ConflictBody, ParameterError, Problem};
 use crate::config::RETRY_AFTER_SECS;
 use sudoku::GenerateError;
@@ -191,15 +190,6 @@ impl From<GenerateError> for ApiError {
 impl From<sudoku::BudgetExhausted> for ApiError {
     fn from(exhausted: sudoku::BudgetExhausted) -> Self {
         ApiError::SearchLimit(exhausted.guesses)
-    }
-}
-
-impl From<PoolError> for ApiError {
-    fn from(error: PoolError) -> Self {
-        match error {
-            PoolError::Overloaded => ApiError::Overloaded,
-            PoolError::Failed(reason) => ApiError::Internal(reason),
-        }
     }
 }
 

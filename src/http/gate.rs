@@ -1,11 +1,11 @@
 //! The gate in front of the API, when a deployment turns it on: the API key check and the
-//! per-client rate limit, with what each route costs. Off (no keys, no limit), the router
-//! does not even carry it.
+//! per-client rate limit. Off (no keys, no limit), the router does not even carry it.
 //!
-//! Probes, `/openapi.yaml` and the playground's files are open to all, always. Every other
-//! path needs a key when keys are on, and spends units of its client's bucket when limits
-//! are on: the client is the key's label when a valid key is sent, else its address (see
-//! [`super::client`]).
+//! Each route declares its [`Cost`] where it is registered ([`super::router`]); the routes
+//! open to all (probes, `/openapi.yaml`, the playground's files) go without the gate. Every
+//! other path needs a key when keys are on, and spends its cost of its client's bucket when
+//! limits are on: the client is the key's label when a valid key is sent, else its address
+//! (see [`super::caller`]).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
@@ -21,11 +21,10 @@ use serde::de::{IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use super::auth::{ApiKeys, presented_key};
-use super::client::TrustedProxies;
+use super::caller::TrustedProxies;
 use super::error::ApiError;
 use super::limit::{ClientKey, RATELIMIT, RATELIMIT_POLICY, RateLimits, Refusal};
 use super::metrics::Metrics;
-use super::page;
 use super::wire::MAX_BATCH_BOARDS;
 
 /// What a request to a route spends of its client's bucket.
@@ -39,42 +38,15 @@ pub enum Cost {
     PerBoard,
 }
 
+impl Cost {
+    /// One unit: a solve, or anything as cheap.
+    pub const SOLVE: Cost = Cost::Units(ONE);
+    /// Ten units: the logical solver or a search of up to seconds (grading, generating,
+    /// hints, explanations), some ten solves' worth or more.
+    pub const HEAVY: Cost = Cost::Units(NonZeroU32::new(10).unwrap());
+}
+
 const ONE: NonZeroU32 = NonZeroU32::MIN;
-
-/// The cost of any API path not in [`COSTS`]: the other solver endpoints (grading,
-/// generating, hints, explanations) run the logical solver or a search of up to seconds,
-/// some ten solves' worth or more; an unknown path costs as much, so that probing is not
-/// free either.
-pub const DEFAULT_COST: Cost = Cost::Units(NonZeroU32::new(10).unwrap());
-
-/// The routes whose cost is not [`DEFAULT_COST`], one line each.
-pub const COSTS: [(&str, Cost); 4] = [
-    ("/solve", Cost::Units(ONE)),
-    ("/validate", Cost::Units(ONE)),
-    ("/solve/batch", Cost::PerBoard),
-    // Scrapes come every few seconds from one address; on the public port they still need
-    // a key when keys are on (the admin port is where they belong).
-    ("/metrics", Cost::Free),
-];
-
-/// The paths open to everyone, needing no key and costing nothing: the probes (an
-/// orchestrator has no key), this document, and the playground's files.
-fn is_open(path: &str) -> bool {
-    matches!(path, "/healthz" | "/readyz" | "/openapi.yaml") || page::paths().any(|p| p == path)
-}
-
-/// What a request to `path` costs, or `None` when the path is open to all.
-pub fn cost_of(path: &str) -> Option<Cost> {
-    if is_open(path) {
-        return None;
-    }
-    Some(
-        COSTS
-            .iter()
-            .find(|(route, _)| *route == path)
-            .map_or(DEFAULT_COST, |(_, cost)| *cost),
-    )
-}
 
 /// The keys, the limits and whom to believe about addresses.
 pub struct Gate {
@@ -121,7 +93,7 @@ impl Gate {
 
     /// Whose request this is; refused when keys are on and it carries no valid one (or
     /// when it comes from an address that keeps sending wrong keys).
-    fn client(&self, request: &Request) -> Result<ClientKey, Denial> {
+    fn caller(&self, request: &Request) -> Result<ClientKey, Denial> {
         if !self.keys.is_on() {
             return Ok(self.address(request));
         }
@@ -160,7 +132,7 @@ impl Gate {
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
-        ClientKey::Addr(self.proxies.client_of(peer, request.headers()))
+        ClientKey::Addr(self.proxies.caller_of(peer, request.headers()))
     }
 
     fn refuse(&self, refusal: Refusal) -> Response {
@@ -187,14 +159,15 @@ enum Denial {
     Limited(Refusal),
 }
 
-/// Middleware, under the routing and inside the deadline: lets a request through when its
-/// route is open, its key is valid (when keys are on) and its client's bucket holds its
-/// cost (when limits are on), and adds the `RateLimit` fields to the answer.
-pub async fn check(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
-    let Some(cost) = cost_of(request.uri().path()) else {
-        return next.run(request).await;
-    };
-    let client = match gate.client(&request) {
+/// Middleware, under the routing and inside the deadline, over a route that costs `cost`:
+/// lets a request through when its key is valid (when keys are on) and its client's bucket
+/// holds the cost (when limits are on), and adds the `RateLimit` fields to the answer.
+pub async fn check(
+    State((gate, cost)): State<(Arc<Gate>, Cost)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let client = match gate.caller(&request) {
         Ok(client) => client,
         Err(denial) => return gate.deny(denial),
     };
@@ -280,26 +253,6 @@ fn board_count(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn probes_the_spec_and_the_page_are_open_and_unknown_paths_cost_the_default() {
-        for open in ["/healthz", "/readyz", "/openapi.yaml", "/", "/app.js"] {
-            assert_eq!(cost_of(open), None, "{open}");
-        }
-        assert_eq!(cost_of("/solve"), Some(Cost::Units(ONE)));
-        assert_eq!(cost_of("/solve/batch"), Some(Cost::PerBoard));
-        assert_eq!(cost_of("/metrics"), Some(Cost::Free));
-        for other in [
-            "/grade",
-            "/generate",
-            "/hint",
-            "/explain",
-            "/nope",
-            "/solve/",
-        ] {
-            assert_eq!(cost_of(other), Some(DEFAULT_COST), "{other}");
-        }
-    }
 
     #[test]
     fn a_batch_is_counted_by_its_boards_without_parsing_them() {

@@ -89,7 +89,7 @@ impl Generator {
     /// caller). Attempts after the first stop once `deadline` has passed.
     ///
     /// # Errors
-    /// As for [`SolverPool::generate`].
+    /// As for [`SolverPool::run`].
     pub async fn generate(
         self: &Arc<Self>,
         options: GenerateOptions,
@@ -97,13 +97,25 @@ impl Generator {
         deadline: Instant,
     ) -> Result<Result<Generated, GenerateError>, PoolError> {
         if seeded || self.capacity == 0 {
-            return self.pool.generate(options, deadline).await;
+            return self.make(options, deadline).await;
         }
         let kind = Kind::of(&options);
         if let Some(ready) = self.take(kind) {
             return Ok(Ok(ready));
         }
-        self.pool.generate(options, deadline).await
+        self.make(options, deadline).await
+    }
+
+    /// Makes a puzzle in a slot, with no attempt after the first once `deadline` has passed
+    /// (an attempt is not cut short, so the answer may come a little after it).
+    async fn make(
+        &self,
+        options: GenerateOptions,
+        deadline: Instant,
+    ) -> Result<Result<Generated, GenerateError>, PoolError> {
+        self.pool
+            .run(move |_| generate(&options, &mut || Instant::now() < deadline))
+            .await
     }
 
     /// Puzzles ready now for every kind.

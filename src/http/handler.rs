@@ -1,5 +1,6 @@
-//! The endpoints: body -> core type -> solver pool -> body. Parsing and rendering live in
-//! [`super::wire`], scheduling in [`super::pool`]; what is left here is which is which.
+//! The endpoints: body -> core type -> a job on the solver pool -> body. Parsing and
+//! rendering live in [`super::wire`], scheduling in [`super::pool`]; what is left here is
+//! each endpoint's job and which answer is which.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,8 +23,11 @@ use super::wire::{
     SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
     read_max_steps,
 };
-use sudoku::messages::render;
-use sudoku::{GradeError, Grid, HintError, Verdict, find_conflicts};
+use sudoku::grade::grade_with;
+use sudoku::hint::{explain_with, hint_with};
+use sudoku::logic::DEFAULT_WORK_BUDGET;
+use sudoku::messages::{describe, describe_path, render};
+use sudoku::{GradeError, Grid, HintError, Report, Verdict, find_conflicts};
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -34,7 +38,10 @@ pub(super) async fn solve(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Response, ApiError> {
     let board = request.board()?;
-    let verdict = pool.analyze(board.grid).await??;
+    let grid = board.grid;
+    let verdict = pool
+        .run_inline_first(move |solver| solver.analyze(&grid))
+        .await??;
     let (solution, unique) = solution(&board, verdict)?;
     let mut json = Vec::with_capacity(128);
     SolveResponse::write_json(&mut json, &board, &solution, unique);
@@ -129,8 +136,8 @@ pub(super) async fn validate(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
-    let board = request.board()?;
-    let report = pool.report(board.grid).await??;
+    let grid = request.board()?.grid;
+    let report = pool.run(move |solver| Report::of(&grid, solver)).await??;
     Ok(Json(ValidateResponse::from(&report)))
 }
 
@@ -142,7 +149,11 @@ pub(super) async fn grade(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<GradeResponse>, ApiError> {
     let board = request.board()?;
-    match pool.grade(board.grid, limits.grade_steps).await? {
+    let (grid, steps) = (board.grid, limits.grade_steps);
+    match pool
+        .run(move |solver| grade_with(solver, &grid, steps))
+        .await?
+    {
         Ok(grade) => Ok(Json(GradeResponse::from(&grade))),
         Err(GradeError::NoSolution) => Err(ApiError::NoSolution(conflict_bodies(&find_conflicts(
             &board.grid,
@@ -160,8 +171,15 @@ pub(super) async fn hint(
     JsonBody(request): JsonBody<HintRequest>,
 ) -> Result<(ContentLanguage, Json<StepBody>), ApiError> {
     let input = request.read().map_err(ApiError::InvalidBoard)?;
-    let givens = input.givens.map(|givens| givens.grid);
-    let answer = pool.hint(input.board.grid, givens, input.marks).await?;
+    let (board, givens, marks) = (input.board.grid, input.givens.map(|g| g.grid), input.marks);
+    let answer = pool
+        .run(move |solver| {
+            let mut work = DEFAULT_WORK_BUDGET;
+            let hint = hint_with(solver, &board, givens.as_ref(), marks.as_ref(), &mut work)?;
+            let message = describe(&hint, &board, marks.as_ref());
+            Ok((hint, message))
+        })
+        .await?;
     let (hint, message) = answer.map_err(|error| hint_problem(error, &input, "a hint"))?;
     let body = StepBody::of_hint(&hint, render(&message, language));
     Ok((ContentLanguage(language), Json(body)))
@@ -182,8 +200,13 @@ pub(super) async fn explain(
         givens: None,
         marks: None,
     };
+    let grid = board.grid;
     let (explanation, messages) = pool
-        .explain(board.grid, max_steps)
+        .run(move |solver| {
+            let explanation = explain_with(solver, &grid, max_steps)?;
+            let messages = describe_path(&grid, &explanation.steps);
+            Ok((explanation, messages))
+        })
         .await?
         .map_err(|error| hint_problem(error, &input, "an explanation"))?;
     let sentences = messages.iter().map(|m| render(m, language)).collect();

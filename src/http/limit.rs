@@ -34,7 +34,7 @@ const POLICY_NAME: &str = "per-client";
 /// Whose bucket a request spends.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ClientKey {
-    /// A client without a key: its address, grouped (see [`super::client::group`]).
+    /// A client without a key: its address, grouped (see [`super::caller::group`]).
     Addr(IpAddr),
     /// The holder of an API key, by the key's label.
     Label(Arc<str>),

@@ -1,5 +1,6 @@
 //! Where solves run: a fixed number of solver slots on tokio's blocking pool, a bounded
 //! waiting line in front of them, and a fast path that answers easy puzzles without either.
+//! What a job does is its handler's; here is only where and when it runs.
 //!
 //! A search can take milliseconds (hundreds in a debug build), so it must not run on an
 //! async worker, where it would hold up every other request on that thread; and an
@@ -12,26 +13,19 @@ use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
 
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
+use super::error::ApiError;
 use super::metrics::Metrics;
-use sudoku::grade::grade_with;
-use sudoku::hint::{explain_with, hint_with};
-use sudoku::logic::DEFAULT_WORK_BUDGET;
-use sudoku::messages::{Message, describe, describe_path};
-use sudoku::{
-    BudgetExhausted, Explanation, GenerateError, GenerateOptions, Generated, Grade, GradeError,
-    Grid, Hint, HintError, PencilMarks, Report, Solver, Verdict, generate,
-};
+use sudoku::{BudgetExhausted, Solver};
 
 /// Guesses a solve may make on an async worker before it moves to the blocking pool.
 pub const INLINE_GUESS_BUDGET: u64 = 32;
 
 /// Boards a batch's job takes at a time: small enough that the jobs end together (a
 /// 17-clue part is a few tens of microseconds), large enough that taking one costs nothing
-/// (BENCHMARKS.md, "the batch's parts": 16 against 32 and 8).
+/// (16 measured faster than 32 and 8).
 pub const BATCH_PART: usize = 16;
 
 /// Why the pool ran no job, or got no answer from one.
@@ -45,8 +39,14 @@ pub enum PoolError {
     Failed(String),
 }
 
-/// What a search of one grid answers: a verdict, or the budget ran out first.
-pub type Analysis = Result<Verdict, BudgetExhausted>;
+impl From<PoolError> for ApiError {
+    fn from(error: PoolError) -> Self {
+        match error {
+            PoolError::Overloaded => ApiError::Overloaded,
+            PoolError::Failed(reason) => ApiError::Internal(reason),
+        }
+    }
+}
 
 /// The solver slots, their waiting line, and the solver every job uses.
 pub struct SolverPool {
@@ -79,24 +79,30 @@ impl SolverPool {
         }
     }
 
-    /// Solves and proves uniqueness of one grid. Puzzles that need at most
-    /// [`INLINE_GUESS_BUDGET`] guesses (nearly all real ones) are answered on the async
-    /// worker, which is cheaper than the hand-off to the blocking pool and holds the worker
-    /// for tens of microseconds at most; harder ones start over in a slot, with the full
-    /// budget.
+    /// Runs `job` on the async worker first, with at most [`INLINE_GUESS_BUDGET`] guesses:
+    /// nearly every real puzzle is answered so, which is cheaper than the hand-off to the
+    /// blocking pool and holds the worker for tens of microseconds at most. A job that runs
+    /// out of them starts over in a slot, with the pool's full budget.
     ///
     /// # Errors
-    /// As for [`SolverPool::run`], for the grids that need a slot.
-    pub async fn analyze(&self, grid: Grid) -> Result<Analysis, PoolError> {
+    /// As for [`SolverPool::run`], for the jobs that need a slot.
+    pub async fn run_inline_first<T, F>(
+        &self,
+        job: F,
+    ) -> Result<Result<T, BudgetExhausted>, PoolError>
+    where
+        F: Fn(&Solver) -> Result<T, BudgetExhausted> + Send + 'static,
+        T: Send + 'static,
+    {
         let budget = self.solver.guess_budget();
         let quick = {
             let _timer = self.metrics.solve_started();
-            Solver::with_budget(budget.min(INLINE_GUESS_BUDGET)).analyze(&grid)
+            job(&Solver::with_budget(budget.min(INLINE_GUESS_BUDGET)))
         };
         if quick.is_ok() || budget <= INLINE_GUESS_BUDGET {
             return Ok(quick);
         }
-        self.run(move |solver| solver.analyze(&grid)).await
+        self.run(job).await
     }
 
     /// Runs `work` over `items` cut into parts of [`BATCH_PART`], and gives back each
@@ -107,11 +113,11 @@ impl SolverPool {
     /// started it, and goes on to the next batch when that one has none left. So with
     /// several batches in flight the slots pass from one to the next without a pause: when
     /// each batch's jobs ran its own parts only, a slot sat idle while it went back to the
-    /// next batch's request and that request started a job on the blocking pool
-    /// (BENCHMARKS.md, "the batch path"). A job stops at the end of a batch once its own
-    /// batch has no part left to take and anyone but another batch's job waits for a
-    /// slot, so batches never starve single requests for long; and this batch answers
-    /// once its parts are done, whether or not its own jobs ever got a slot.
+    /// next batch's request and that request started a job on the blocking pool. A job
+    /// stops at the end of a batch once its own batch has no part left to take and anyone
+    /// but another batch's job waits for a slot, so batches never starve single requests
+    /// for long; and this batch answers once its parts are done, whether or not its own
+    /// jobs ever got a slot.
     ///
     /// A batch's whole per-board work (reading the board, solving it, writing its answer)
     /// goes in `work`: done in the handler before and after, it ran on one async worker per
@@ -217,80 +223,6 @@ impl SolverPool {
         }
     }
 
-    /// Everything `/validate` tells about a grid, worked out in a slot.
-    ///
-    /// # Errors
-    /// As for [`SolverPool::run`].
-    pub async fn report(&self, grid: Grid) -> Result<Result<Report, BudgetExhausted>, PoolError> {
-        self.run(move |solver| Report::of(&grid, solver)).await
-    }
-
-    /// Grades a grid in a slot, applying at most `step_budget` logical steps; its
-    /// uniqueness is proved with the pool's solver (and its guess budget).
-    ///
-    /// # Errors
-    /// As for [`SolverPool::run`].
-    pub async fn grade(
-        &self,
-        grid: Grid,
-        step_budget: usize,
-    ) -> Result<Result<Grade, GradeError>, PoolError> {
-        self.run(move |solver| grade_with(solver, &grid, step_budget))
-            .await
-    }
-
-    /// The hint for a player's board in a slot, with its message: solutions counted with the
-    /// pool's solver, the forcing chains bounded by [`DEFAULT_WORK_BUDGET`].
-    ///
-    /// # Errors
-    /// As for [`SolverPool::run`].
-    pub async fn hint(
-        &self,
-        board: Grid,
-        givens: Option<Grid>,
-        marks: Option<PencilMarks>,
-    ) -> Result<Result<(Hint, Message), HintError>, PoolError> {
-        self.run(move |solver| {
-            let mut work = DEFAULT_WORK_BUDGET;
-            let hint = hint_with(solver, &board, givens.as_ref(), marks.as_ref(), &mut work)?;
-            let message = describe(&hint, &board, marks.as_ref());
-            Ok((hint, message))
-        })
-        .await
-    }
-
-    /// A puzzle's logical path in a slot, at most `max_steps` steps, with a message per
-    /// step.
-    ///
-    /// # Errors
-    /// As for [`SolverPool::run`].
-    pub async fn explain(
-        &self,
-        board: Grid,
-        max_steps: usize,
-    ) -> Result<Result<(Explanation, Vec<Message>), HintError>, PoolError> {
-        self.run(move |solver| {
-            let explanation = explain_with(solver, &board, max_steps)?;
-            let messages = describe_path(&board, &explanation.steps);
-            Ok((explanation, messages))
-        })
-        .await
-    }
-
-    /// Generates a puzzle in a slot, making no attempt after the first once `deadline` has
-    /// passed (an attempt is not cut short, so the answer may come a little after it).
-    ///
-    /// # Errors
-    /// As for [`SolverPool::run`].
-    pub async fn generate(
-        &self,
-        options: GenerateOptions,
-        deadline: Instant,
-    ) -> Result<Result<Generated, GenerateError>, PoolError> {
-        self.run(move |_| generate(&options, &mut || Instant::now() < deadline))
-            .await
-    }
-
     /// Runs `job` in a slot if one is free right now, without waiting in line: for work
     /// nobody waits on, which must never take a request's place.
     pub fn try_run<T, F>(
@@ -306,7 +238,6 @@ impl SolverPool {
     }
 
     /// Runs `job` in a solver slot on the blocking pool, inside the caller's tracing span.
-    /// The other methods are built on it; tests use it to hold a slot.
     ///
     /// # Errors
     /// [`PoolError::Overloaded`] at once when every slot is busy and the line is full;
@@ -479,7 +410,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION, DEFAULT_GUESS_BUDGET};
+    use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION, DEFAULT_GUESS_BUDGET, Grid, Verdict};
+
+    /// What a search of one grid answers: a verdict, or the budget ran out first.
+    type Analysis = Result<Verdict, BudgetExhausted>;
 
     /// The empty board: proving it has two solutions takes more guesses than the inline
     /// budget allows (checked below), so it always needs a slot.
@@ -496,6 +430,12 @@ mod tests {
             max_waiting,
             Arc::new(Metrics::new()),
         ))
+    }
+
+    /// A search of `grid`, on the async worker first.
+    async fn analyze(pool: &SolverPool, grid: Grid) -> Result<Analysis, PoolError> {
+        pool.run_inline_first(move |solver| solver.analyze(&grid))
+            .await
     }
 
     /// Takes the pool's only slot until the returned sender is dropped or sent to.
@@ -535,7 +475,7 @@ mod tests {
     async fn an_easy_grid_is_answered_without_a_slot() {
         let pool = pool(1, 0);
         let (release, holder) = hold_the_slot(&pool).await;
-        let verdict = pool.analyze(grid(CLASSIC_PUZZLE)).await.unwrap().unwrap();
+        let verdict = analyze(&pool, grid(CLASSIC_PUZZLE)).await.unwrap().unwrap();
         assert_eq!(verdict, Verdict::Unique(grid(CLASSIC_SOLUTION)));
         release.send(()).unwrap();
         holder.await.unwrap().unwrap();
@@ -545,10 +485,10 @@ mod tests {
     async fn a_hard_grid_is_turned_away_when_the_slots_and_the_line_are_full() {
         let pool = pool(1, 0);
         let (release, holder) = hold_the_slot(&pool).await;
-        assert_eq!(pool.analyze(HARD).await, Err(PoolError::Overloaded));
+        assert_eq!(analyze(&pool, HARD).await, Err(PoolError::Overloaded));
         release.send(()).unwrap();
         holder.await.unwrap().unwrap();
-        let verdict = pool.analyze(HARD).await.unwrap().unwrap();
+        let verdict = analyze(&pool, HARD).await.unwrap().unwrap();
         assert!(matches!(verdict, Verdict::Multiple(_)), "{verdict:?}");
     }
 
@@ -557,7 +497,7 @@ mod tests {
         let pool = pool(1, 1);
         let (release, holder) = hold_the_slot(&pool).await;
         {
-            let waiting = pool.analyze(HARD);
+            let waiting = analyze(&pool, HARD);
             tokio::pin!(waiting);
             // One poll takes the place and waits for the slot; then the wait is dropped.
             tokio::select! {

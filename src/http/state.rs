@@ -11,7 +11,7 @@ use axum::extract::FromRef;
 use axum::http::HeaderValue;
 
 use super::auth::{ApiKeys, KeyFileError};
-use super::client::TrustedProxies;
+use super::caller::TrustedProxies;
 use super::gate::Gate;
 use super::generator::Generator;
 use super::limit::RateLimits;

@@ -81,7 +81,7 @@ impl SolveResponse {
     /// Appends the JSON of [`SolveResponse::new`]'s answer to `out`, the very bytes
     /// `serde_json` writes for it. The line form, a batch's usual answer, is written
     /// straight from the grid: through a `Value` and serde's string escaping it cost more
-    /// than reading the board (BENCHMARKS.md).
+    /// than reading the board.
     pub fn write_json(out: &mut Vec<u8>, board: &Board, solution: &Grid, unique: bool) {
         if board.format == BoardFormat::Line {
             out.extend_from_slice(br#"{"solution":""#);

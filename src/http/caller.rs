@@ -1,4 +1,4 @@
-//! Who a request comes from, as the rate limits count clients: the address of the peer, or,
+//! Who a request comes from, as the rate limits count callers: the address of the peer, or,
 //! when the peer is a proxy we trust, the address that proxy says it forwarded for; IPv6
 //! addresses grouped by their /64, the block one subscriber usually holds.
 
@@ -12,7 +12,7 @@ use ipnet::IpNet;
 const X_FORWARDED_FOR: &str = "x-forwarded-for";
 
 /// The proxy ranges whose forwarding headers are believed. Empty by default: a header any
-/// client can write cannot decide whose quota a request spends.
+/// caller can write cannot decide whose quota a request spends.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrustedProxies(Vec<IpNet>);
 
@@ -28,37 +28,37 @@ impl TrustedProxies {
         self.0.iter().any(|range| range.contains(&ip))
     }
 
-    /// The client a request from `peer` with `headers` is counted as, grouped (see
+    /// The caller a request from `peer` with `headers` is counted as, grouped (see
     /// [`group`]).
     ///
-    /// A peer outside the trusted ranges is the client. A trusted one forwarded the request:
+    /// A peer outside the trusted ranges is the caller. A trusted one forwarded the request:
     /// the hops it lists (`Forwarded`'s `for=` when that header is there, else
     /// `X-Forwarded-For`) are read from the nearest back, and the first one that is not a
-    /// trusted proxy is the client. A hop that cannot be read (`unknown`, an obfuscated
+    /// trusted proxy is the caller. A hop that cannot be read (`unknown`, an obfuscated
     /// name, garbage) stops the walk at the last trusted proxy, so that nobody can pick a
     /// quota by writing a header. The idea is the "rightmost untrusted address" rule that
     /// MDN's `X-Forwarded-For` page describes.
-    pub fn client_of(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
-        let mut client = peer.to_canonical();
-        if !self.contains(client) {
-            return group(client);
+    pub fn caller_of(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        let mut caller = peer.to_canonical();
+        if !self.contains(caller) {
+            return group(caller);
         }
         for hop in forwarded_hops(headers).into_iter().rev() {
             match hop {
                 Some(ip) => {
-                    client = ip.to_canonical();
-                    if !self.contains(client) {
+                    caller = ip.to_canonical();
+                    if !self.contains(caller) {
                         break;
                     }
                 }
                 None => break,
             }
         }
-        group(client)
+        group(caller)
     }
 }
 
-/// The address that stands for every client in its block: an IPv4 address (also one
+/// The address that stands for every caller in its block: an IPv4 address (also one
 /// written as IPv4-mapped IPv6) as it is, an IPv6 address cut to its /64, since one
 /// subscriber is given a whole /64 and can use any address in it.
 pub fn group(ip: IpAddr) -> IpAddr {
@@ -139,7 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn ipv6_clients_are_grouped_by_their_64_and_ipv4_ones_stay_whole() {
+    fn ipv6_callers_are_grouped_by_their_64_and_ipv4_ones_stay_whole() {
         assert_eq!(group(ip("2001:db8:1:2:3:4:5:6")), ip("2001:db8:1:2::"));
         assert_eq!(
             group(ip("2001:db8:1:2:ffff::1")),
@@ -157,20 +157,20 @@ mod tests {
             ("forwarded", "for=1.2.3.4"),
         ]);
         assert_eq!(
-            proxies(&[]).client_of(ip("198.51.100.1"), &forged),
+            proxies(&[]).caller_of(ip("198.51.100.1"), &forged),
             ip("198.51.100.1")
         );
         assert_eq!(
-            proxies(&["10.0.0.0/8"]).client_of(ip("198.51.100.1"), &forged),
+            proxies(&["10.0.0.0/8"]).caller_of(ip("198.51.100.1"), &forged),
             ip("198.51.100.1")
         );
     }
 
     #[test]
-    fn the_nearest_hop_that_is_not_a_trusted_proxy_is_the_client() {
+    fn the_nearest_hop_that_is_not_a_trusted_proxy_is_the_caller() {
         let trusted = proxies(&["10.0.0.0/8", "fd00::/8"]);
         let cases = [
-            // (case, headers, client)
+            // (case, headers, caller)
             (
                 "one proxy",
                 headers(&[("x-forwarded-for", "203.0.113.9")]),
@@ -219,10 +219,10 @@ mod tests {
             ),
             ("no header: the proxy itself", headers(&[]), "10.0.0.5"),
         ];
-        for (case, headers, client) in cases {
+        for (case, headers, caller) in cases {
             assert_eq!(
-                trusted.client_of(ip("10.0.0.5"), &headers),
-                ip(client),
+                trusted.caller_of(ip("10.0.0.5"), &headers),
+                ip(caller),
                 "{case}"
             );
         }
@@ -233,7 +233,7 @@ mod tests {
         let trusted = proxies(&["127.0.0.0/8"]);
         let forwarded = headers(&[("x-forwarded-for", "203.0.113.9")]);
         assert_eq!(
-            trusted.client_of(ip("::ffff:127.0.0.1"), &forwarded),
+            trusted.caller_of(ip("::ffff:127.0.0.1"), &forwarded),
             ip("203.0.113.9")
         );
     }
