@@ -1,8 +1,9 @@
+//! Its own process: it reads the process's resident memory, which any other test would add to.
+//!
 //! A flood of a million distinct clients (IPv6 /64s, as one attacker with a /32 could
 //! send) against the rate limiter: the store holds at most its cap, the rest share one
 //! bucket, and its memory stays bounded. The process's resident memory before and after is
-//! printed, beside the same flood on a store without a cap. One test in this binary, so
-//! that no other test's memory is counted.
+//! printed, beside the same flood on a store without a cap.
 
 use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;

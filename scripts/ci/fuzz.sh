@@ -16,7 +16,7 @@
 # Crashing inputs land in fuzz/artifacts/<target>/: reproduce one with
 #   cargo +nightly fuzz run <target> fuzz/artifacts/<target>/<file>
 # and, once fixed, keep it as a regression in tests/data/fuzz/<target>/ (every target has
-# one; tests/hostile.rs replays them all through the router and fails on an empty folder).
+# one; tests/api/fuzz.rs replays them all through the router and fails on an empty folder).
 # To refresh a kept corpus from a long run: cargo +nightly fuzz cmin <target> <folder>.
 #
 # Environment:

@@ -5,17 +5,16 @@
 //! How hard a puzzle is for us is measured in guesses, not in time: the count is the same
 //! on every machine and in every build, where a time bound is either loose or flaky.
 
-mod common;
-
-use common::*;
 use serde_json::json;
 use sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved, is_valid};
 use sudoku_service::config::Config;
 
-/// Guesses (`common::guesses`, the default solver's count) an adversarial puzzle may take:
+use crate::helpers::*;
+
+/// Guesses (`helpers::guesses`, the default solver's count) an adversarial puzzle may take:
 /// a few milliseconds in a debug build and well under one in release (about 4,000 guesses
 /// a millisecond there). The hardest here takes 141 (Easter Monster); the slowest input
-/// known, `common::SLOW`, about 80,000.
+/// known, `helpers::SLOW`, about 80,000.
 const EASY: u64 = 1_000;
 
 /// Built against naive backtracking (cells in order, digits 1 to 9): its first row must be
@@ -51,7 +50,7 @@ const NORVIG_HARD1: &str =
     ".....6....59.....82....8....45........3........6..3.54...325..6..................";
 
 /// The fewest guesses with which `analyze` answers `grid` (doubling, then bisecting). Not
-/// the same as `common::guesses`: a budget of 10,000 or less turns configuration branching
+/// the same as `helpers::guesses`: a budget of 10,000 or less turns configuration branching
 /// off, so this counts the search by cells alone.
 fn guesses_needed(grid: &Grid) -> u64 {
     let answers = |budget| Solver::with_budget(budget).analyze(grid).is_ok();
@@ -217,7 +216,7 @@ fn puzzles() -> Vec<(String, String, Outcome)> {
         ),
         (
             "row 0 forced to end in a 9 its column already holds".into(),
-            dead_end_board(),
+            DEAD_END.to_owned(),
             Outcome::None { conflicts: false },
         ),
     ];
@@ -408,7 +407,7 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
 /// many solutions. Proving there are two took this solver about 92,000 guesses until it
 /// learnt to branch on configurations, and about 60 since; it stays here as the input
 /// that was once the slowest, now held to [`EASY`]. The slowest known now is a sparse
-/// board found by a random search (`common::SLOW`).
+/// board found by a random search (`helpers::SLOW`).
 #[tokio::test]
 async fn norvigs_hard1_is_answered_within_the_default_budget_with_few_guesses() {
     let puzzle = grid(NORVIG_HARD1);

@@ -1,14 +1,13 @@
 //! The real server on a local port: request ids, CORS from a browser origin, graceful shutdown.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{PUZZLE, SOLUTION, TestServer};
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::helpers::*;
 
 #[tokio::test]
 async fn solves_over_a_real_socket_with_a_request_id() {

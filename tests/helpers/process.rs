@@ -1,12 +1,8 @@
-//! Running the built binary as a child process, for the command-line suites.
-#![allow(dead_code)] // each suite uses its own part of these
+//! The built binary as a child process: the command-line suite, and the API tests that run
+//! the real `serve` command.
 
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
-
-/// Valid givens, no solution: row 0 must end in 9, but column 8 holds a 9.
-pub(crate) const DEAD_END: &str =
-    "12345678........................................................................9";
 
 /// The `sudoku-service` binary this test build made.
 pub(crate) fn binary() -> Command {

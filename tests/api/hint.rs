@@ -3,16 +3,15 @@
 //! status, `Accept-Language`, and that what a hint places or removes is true of the
 //! solution. What the answers must be is worked out with the core, not copied in.
 
-mod common;
-
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use common::*;
 use serde_json::{Value, json};
 use sudoku::logic::{Candidates, Step, next_step};
 use sudoku::{Grid, Hint, Solver, grade, hint};
 use sudoku_service::config::Config;
+
+use crate::helpers::*;
 
 /// A proper 17-clue puzzle whose path needs more than singles (the logic's BUG+1 test).
 const HARDER: &str =
@@ -649,7 +648,7 @@ async fn puzzles_without_exactly_one_solution_are_422() {
         assert_eq!(clash.body["conflicts"], solve.body["conflicts"], "{path}");
         assert_eq!(clash.body["conflicts"][0]["digit"], 5, "{path}");
 
-        let dead_end = post(&server, path, &json!({ "board": dead_end_board() }), None).await;
+        let dead_end = post(&server, path, &json!({ "board": DEAD_END }), None).await;
         dead_end.assert_problem(422, "no_solution", path);
         assert_eq!(dead_end.body["conflicts"], json!([]), "{path}");
 

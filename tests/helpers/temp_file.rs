@@ -1,5 +1,5 @@
-//! A file with given contents in the temporary folder, removed when dropped: the command-line
-//! suites hand it to the binary as an input file.
+//! A file with given contents in the temporary folder, removed when dropped: an input file
+//! for the binary, or an API keys file for the server.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

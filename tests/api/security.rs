@@ -7,10 +7,8 @@
 //! headers. On the real server on 127.0.0.1 (clients on 127.0.0.2 and 127.0.0.3, real
 //! peer addresses): the 429 and its headers, a flood from one client beside another
 //! client's solves (both counted, printed), keys over real sockets, the admin address.
-//! The SIGHUP reload runs the real binary (`security_reload.rs`), the flood of a million
-//! distinct clients measures memory in a process of its own (`security_flood.rs`).
-
-mod common;
+//! The SIGHUP reload runs the real binary (`reload.rs`), the flood of a million distinct
+//! clients measures memory in a process of its own (`tests/security_flood.rs`).
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroUsize;
@@ -21,7 +19,6 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Method, Request};
-use common::*;
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
 use sudoku_service::http::auth::hash_hex;
@@ -29,9 +26,7 @@ use sudoku_service::http::page;
 use sudoku_service::http::{AppState, router};
 use tower::ServiceExt;
 
-#[path = "support/temp_file.rs"]
-mod temp_file;
-use temp_file::TempFile;
+use crate::helpers::*;
 
 /// The keys of these tests: one in clear, one given by its hash.
 const ALPHA_KEY: &str = "alpha-key-0123456789abcdef";
@@ -45,7 +40,7 @@ const API_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
 
 fn keys_file() -> TempFile {
     TempFile::with_contents(&format!(
-        "# the keys of tests/security.rs\nalpha {ALPHA_KEY}\nbeta sha256:{}  # by hash\n",
+        "# the keys of tests/api/security.rs\nalpha {ALPHA_KEY}\nbeta sha256:{}  # by hash\n",
         hash_hex(BETA_KEY)
     ))
 }

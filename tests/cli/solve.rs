@@ -4,22 +4,14 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
-#[path = "support/cli.rs"]
-mod cli;
-use cli::{DEAD_END, binary, run_with_stdin, spawn, text};
+use crate::helpers::*;
 
-/// A sparse board (13 givens) with several solutions: tens of milliseconds to prove it in a
-/// release build (more in debug).
-const SLOW: &str =
-    "....8.....18..9..............6.9.....4....8.....62............3.5..........9.....";
-
-fn puzzle_file() -> tempfile_path::TempFile {
-    let empty = ".".repeat(81);
-    let zeros = CLASSIC_PUZZLE.replace('.', "0");
-    tempfile_path::TempFile::with_contents(&format!(
-        "# a comment\n{CLASSIC_PUZZLE}\n\n{zeros}\r\nnot a puzzle\n{DEAD_END}\n{empty}\n"
+fn puzzle_file() -> TempFile {
+    let empty = empty_board();
+    let zeros = PUZZLE.replace('.', "0");
+    TempFile::with_contents(&format!(
+        "# a comment\n{PUZZLE}\n\n{zeros}\r\nnot a puzzle\n{DEAD_END}\n{empty}\n"
     ))
 }
 
@@ -39,8 +31,8 @@ fn solve_prints_one_line_per_puzzle_and_flags_the_malformed_one() {
     let stdout = text(&output.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 5, "{stdout}");
-    assert_eq!(lines[0], CLASSIC_SOLUTION);
-    assert_eq!(lines[1], CLASSIC_SOLUTION);
+    assert_eq!(lines[0], SOLUTION);
+    assert_eq!(lines[1], SOLUTION);
     assert_eq!(lines[2], "invalid");
     assert_eq!(lines[3], "none");
     assert_eq!(lines[4].len(), 81, "the empty grid gets some solution");
@@ -83,7 +75,7 @@ fn json_lines_carry_line_numbers_statuses_and_errors() {
             (7, "multiple")
         ]
     );
-    assert_eq!(records[0]["solution"], CLASSIC_SOLUTION);
+    assert_eq!(records[0]["solution"], SOLUTION);
     assert!(records[2]["solution"].is_null());
     assert_eq!(records[2]["error"], "expected 81 cells, found 12");
     assert!(records[3]["solution"].is_null());
@@ -92,9 +84,9 @@ fn json_lines_carry_line_numbers_statuses_and_errors() {
 
 #[test]
 fn solve_reads_stdin_when_no_file_is_given_and_exits_0_when_all_parse() {
-    let output = run_with_stdin(&["solve"], &format!("{CLASSIC_PUZZLE}\n{DEAD_END}\n"));
+    let output = run_with_stdin(&["solve"], &format!("{PUZZLE}\n{DEAD_END}\n"));
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(text(&output.stdout), format!("{CLASSIC_SOLUTION}\nnone\n"));
+    assert_eq!(text(&output.stdout), format!("{SOLUTION}\nnone\n"));
 }
 
 #[test]
@@ -111,14 +103,14 @@ fn output_keeps_input_order_across_threads() {
     // Alternate two different puzzles so any reordering shows; more lines than one chunk.
     let mut input = String::new();
     for i in 0..9_000 {
-        input.push_str(if i % 2 == 0 { CLASSIC_PUZZLE } else { DEAD_END });
+        input.push_str(if i % 2 == 0 { PUZZLE } else { DEAD_END });
         input.push('\n');
     }
     let output = run_with_stdin(&["solve", "--threads", "4"], &input);
     assert_eq!(output.status.code(), Some(0));
     let stdout = text(&output.stdout);
     for (i, line) in stdout.lines().enumerate() {
-        let expected = if i % 2 == 0 { CLASSIC_SOLUTION } else { "none" };
+        let expected = if i % 2 == 0 { SOLUTION } else { "none" };
         assert_eq!(line, expected, "line {i}");
     }
     assert_eq!(stdout.lines().count(), 9_000);
@@ -131,7 +123,7 @@ fn closing_the_output_stops_the_run() {
     let mut child = spawn(&["solve", "--threads", "2"]);
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
-        let easy = format!("{CLASSIC_PUZZLE}\n").repeat(8192);
+        let easy = format!("{PUZZLE}\n").repeat(8192);
         let slow = format!("{SLOW}\n").repeat(64);
         std::iter::once(&easy)
             .chain(std::iter::repeat(&slow))
@@ -140,7 +132,7 @@ fn closing_the_output_stops_the_run() {
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
-    assert_eq!(first.trim_end(), CLASSIC_SOLUTION);
+    assert_eq!(first.trim_end(), SOLUTION);
     drop(stdout);
     let closed = Instant::now();
     // Only a hang reaches the bound: stopping takes about one slow puzzle, well under a
@@ -178,7 +170,3 @@ fn closing_the_output_stops_the_run() {
         "the child closed its input by exiting"
     );
 }
-
-/// A file in the system temp folder, removed when dropped.
-#[path = "support/temp_file.rs"]
-mod tempfile_path;

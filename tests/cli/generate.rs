@@ -7,9 +7,7 @@ use std::process::{Output, Stdio};
 use serde_json::Value;
 use sudoku::{Difficulty, Grid, Solver, Symmetry, Verdict, grade};
 
-#[path = "support/cli.rs"]
-mod cli;
-use cli::{binary, text};
+use crate::helpers::*;
 
 fn run(args: &[&str]) -> Output {
     binary().args(args).output().unwrap()

@@ -9,10 +9,10 @@ use sudoku_service::config::Config;
 use sudoku_service::http::page;
 use tower::ServiceExt;
 
-const INDEX_HTML: &str = include_str!("../src/http/page/index.html");
-const APP_JS: &[u8] = include_bytes!("../src/http/page/app.js");
-const SW_JS: &str = include_str!("../src/http/page/sw.js");
-const MANIFEST: &str = include_str!("../src/http/page/manifest.webmanifest");
+const INDEX_HTML: &str = include_str!("../../src/http/page/index.html");
+const APP_JS: &[u8] = include_bytes!("../../src/http/page/app.js");
+const SW_JS: &str = include_str!("../../src/http/page/sw.js");
+const MANIFEST: &str = include_str!("../../src/http/page/manifest.webmanifest");
 
 struct Answer {
     status: StatusCode,
@@ -283,7 +283,7 @@ async fn the_whole_service_serves_the_page_beside_the_api() {
     let page = get_from(&app, "/", &[]).await;
     assert_eq!(page.status, StatusCode::OK);
     assert_eq!(page.body, INDEX_HTML.as_bytes());
-    // The page keeps its own policy; the API's answers get the API's (tests/security.rs).
+    // The page keeps its own policy; the API's answers get the API's (security.rs).
     assert_eq!(
         page.header(&header::CONTENT_SECURITY_POLICY),
         page::CONTENT_SECURITY_POLICY

@@ -2,11 +2,8 @@
 //! across threads, exit codes.
 
 use serde_json::Value;
-use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
-#[path = "support/cli.rs"]
-mod cli;
-use cli::{DEAD_END, binary, run_with_stdin, text};
+use crate::helpers::*;
 
 /// A puzzle whose hardest step is a BUG+1 (SE 5.6), in the middle of the hard band.
 const HARD: &str =
@@ -14,10 +11,10 @@ const HARD: &str =
 
 /// A comment, the classic puzzle (easy), an empty grid (many solutions), a line that is no
 /// puzzle, one with no solution, the hard puzzle, and a blank line.
-fn puzzle_file() -> tempfile_path::TempFile {
-    let empty = ".".repeat(81);
-    tempfile_path::TempFile::with_contents(&format!(
-        "# a comment\n{CLASSIC_PUZZLE}\n{empty}\nnot a puzzle\n{DEAD_END}\n{HARD}\n\n"
+fn puzzle_file() -> TempFile {
+    let empty = empty_board();
+    TempFile::with_contents(&format!(
+        "# a comment\n{PUZZLE}\n{empty}\nnot a puzzle\n{DEAD_END}\n{HARD}\n\n"
     ))
 }
 
@@ -122,10 +119,7 @@ fn json_lines_carry_the_grade_and_its_techniques() {
 
 #[test]
 fn grade_reads_stdin_when_no_file_is_given_and_exits_0_when_all_are_graded() {
-    let output = run_with_stdin(
-        &["grade"],
-        &format!("{CLASSIC_PUZZLE}\n{CLASSIC_SOLUTION}\n"),
-    );
+    let output = run_with_stdin(&["grade"], &format!("{PUZZLE}\n{SOLUTION}\n"));
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let stdout = text(&output.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -138,7 +132,7 @@ fn grade_reads_stdin_when_no_file_is_given_and_exits_0_when_all_are_graded() {
 fn output_keeps_input_order_and_is_the_same_on_one_thread_or_two() {
     let mut input = String::new();
     for i in 0..300 {
-        input.push_str(if i % 3 == 0 { HARD } else { CLASSIC_PUZZLE });
+        input.push_str(if i % 3 == 0 { HARD } else { PUZZLE });
         input.push('\n');
     }
     let one = run_with_stdin(&["grade", "--json", "--threads", "1"], &input);
@@ -156,7 +150,7 @@ fn output_keeps_input_order_and_is_the_same_on_one_thread_or_two() {
 
 #[test]
 fn a_pipe_gets_no_progress_bar() {
-    let input = format!("{CLASSIC_PUZZLE}\n").repeat(50);
+    let input = format!("{PUZZLE}\n").repeat(50);
     for command in ["grade", "solve"] {
         let output = run_with_stdin(&[command], &input);
         let stderr = text(&output.stderr);
@@ -178,7 +172,3 @@ fn a_missing_file_or_a_bad_flag_is_a_usage_error() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
-
-/// A file in the system temp folder, removed when dropped.
-#[path = "support/temp_file.rs"]
-mod tempfile_path;

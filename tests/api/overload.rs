@@ -1,23 +1,26 @@
-//! Overload and slow clients. Through the router on paused time: a full waiting line is
-//! shed at once with 503 `overloaded` + `Retry-After` and the line is served in turn, and a
-//! solve that waits past the deadline gets 408 and gives its place back. On the real server
-//! on 127.0.0.1: a flood of hard puzzles against one solver slot and a short line (shed,
-//! while `/healthz` keeps answering), and slow clients (a body trickled byte by byte,
-//! headers never finished) cut off by the real connection timeouts. Every loop here is
-//! bounded.
-
-mod common;
+//! Overload and slow clients. Through the router: a taken slot and no line shed a hard
+//! puzzle with 503 `overloaded` + `Retry-After` while easy ones need no slot; on paused
+//! time, a full waiting line is shed at once and the line is served in turn, a solve that
+//! waits past the deadline gets 408 and gives its place back, and a body that never
+//! finishes is cut off at the deadline. On the real server on 127.0.0.1: a flood of hard
+//! puzzles against one solver slot and a short line (shed, while `/healthz` keeps
+//! answering), and slow clients (a body trickled byte by byte, headers never finished) cut
+//! off by the real connection timeouts. Every loop here is bounded.
 
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::*;
+use axum::body::Bytes;
+use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use sudoku_service::config::Config;
+use sudoku_service::http::pool::INLINE_GUESS_BUDGET;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::helpers::*;
 
 /// What a real socket under load may take to shed one request or answer `/healthz`: 5 s,
 /// over ten times the slowest seen here (a shed answer in 66-123 ms, `/healthz` in 21-326
@@ -130,6 +133,86 @@ async fn a_solve_that_waits_past_the_deadline_gets_408_and_gives_its_place_back(
     slot.release().await;
     let answer = next.await.unwrap();
     assert_eq!(answer.status, 200, "{:?}", answer.body);
+}
+
+#[tokio::test]
+async fn a_full_line_of_waiting_solves_is_shed_with_503_and_retry_after() {
+    let config = Config {
+        max_concurrent_solves: std::num::NonZeroUsize::new(1),
+        max_queued_solves: 0,
+        ..Config::default()
+    };
+    let (app, state) = app_and_state(&config);
+    let slot = SlotHolder::take(&state).await;
+    // Easy puzzles are answered without a solver slot; this one needs the blocking pool.
+    assert!(guesses(&grid(SLOW)) > INLINE_GUESS_BUDGET);
+    assert!(guesses(&grid(PUZZLE)) <= INLINE_GUESS_BUDGET);
+    let answer = post_json(&app, "/solve", &json!({ "board": SLOW })).await;
+    answer.assert_problem(503, "overloaded", "slot taken, no queue");
+    assert_eq!(answer.headers["retry-after"], "1");
+    let easy = post_json(&app, "/solve", &json!({ "board": PUZZLE })).await;
+    assert_eq!(easy.status, StatusCode::OK, "easy puzzles need no slot");
+    let health = get(&app, "/healthz").await;
+    assert_eq!(
+        health.status,
+        StatusCode::OK,
+        "health answers while solvers are busy"
+    );
+    slot.release().await;
+    let answer = post_json(&app, "/solve", &json!({ "board": SLOW })).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::OK,
+        "serves again once the slot is free"
+    );
+    let metrics = get(&app, "/metrics").await;
+    assert!(
+        metrics
+            .body
+            .as_str()
+            .unwrap()
+            .contains("overloaded_rejections_total 1")
+    );
+}
+
+/// Paused time: the clock moves only when the runtime has nothing else to do, straight to
+/// the next timer, so the deadline is met exactly and no machine is too slow for it.
+#[tokio::test(start_paused = true)]
+async fn a_body_that_never_finishes_is_cut_off_with_408_at_the_deadline() {
+    let config = Config {
+        request_timeout: 1,
+        ..Config::default()
+    };
+    let (sender, body) = pending_body();
+    sender
+        .send(Ok(Bytes::from_static(b"{\"board\": ")))
+        .await
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    let answered = tokio::time::timeout(
+        Duration::from_secs(60),
+        call(
+            &app_with(&config),
+            Method::POST,
+            "/solve",
+            Some("application/json"),
+            body,
+        ),
+    )
+    .await;
+    let waited = started.elapsed();
+    let answer = answered.expect("an answer before the 60 s guard");
+    answer.assert_problem(408, "timeout", "trickled body");
+    assert!(
+        answer.body["detail"].as_str().unwrap().contains("1 s"),
+        "{:?}",
+        answer.body
+    );
+    assert!(
+        (Duration::from_secs(1)..Duration::from_millis(1_010)).contains(&waited),
+        "cut off after {waited:?}, not at the 1 s deadline"
+    );
+    drop(sender);
 }
 
 /// One flood answer: status, problem code, whether `Retry-After` came, and how long it took.

@@ -10,14 +10,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sudoku::CLASSIC_PUZZLE;
 use sudoku_service::http::auth::hash_hex;
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/temp_file.rs"]
-mod temp_file;
-use temp_file::TempFile;
+use crate::helpers::*;
 
 const ALPHA_KEY: &str = "alpha-reload-key-0123456789";
 const BETA_KEY: &str = "beta-reload-key-0123456789";
@@ -36,7 +31,7 @@ struct Server {
 
 impl Server {
     fn start(keys: &TempFile) -> Server {
-        let mut child = cli::binary()
+        let mut child = binary()
             .args(["serve", "--listen", "127.0.0.1:0"])
             .env("SUDOKU_API_KEYS_FILE", keys.path())
             .env("SUDOKU_LOG_FORMAT", "json")
@@ -111,7 +106,7 @@ impl Server {
 /// One `POST /solve` on an open keep-alive connection, with `key` in `X-API-Key` or as a
 /// bearer token; the answer's status.
 fn solve(connection: &mut BufReader<TcpStream>, key: &str, bearer: bool) -> u16 {
-    let body = format!("{{\"board\":\"{CLASSIC_PUZZLE}\"}}");
+    let body = format!("{{\"board\":\"{PUZZLE}\"}}");
     let credential = if bearer {
         format!("Authorization: Bearer {key}")
     } else {
