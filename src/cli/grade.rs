@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::input::{self, Block, BlockReader, Input};
 use super::pipeline::{self, Cancellation};
 use super::progress::Progress;
-use sudoku::grade::{DEFAULT_STEP_BUDGET, grade_with};
+use sudoku::grade::{DEFAULT_STEP_BUDGET, GradeOptions, grade};
 use sudoku::{Difficulty, Grade, GradeError, Solver};
 
 /// Lines handed to a worker at a time: grading takes from a tenth of a millisecond to tens
@@ -99,7 +99,15 @@ fn grade_block(
         if cancellation.is_cancelled() {
             break;
         }
-        let outcome = match parsed.map(|grid| grade_with(solver, &grid, steps)) {
+        let outcome = match parsed.map(|grid| {
+            grade(
+                &grid,
+                &GradeOptions {
+                    solver: *solver,
+                    step_budget: steps,
+                },
+            )
+        }) {
             Ok(Ok(grade)) => Outcome::Graded(grade),
             Ok(Err(GradeError::NoSolution)) => Outcome::None,
             Ok(Err(GradeError::MultipleSolutions)) => Outcome::Multiple,

@@ -23,11 +23,10 @@ use super::wire::{
     SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
     read_max_steps,
 };
-use sudoku::grade::grade_with;
-use sudoku::hint::{explain_with, hint_with};
-use sudoku::logic::DEFAULT_WORK_BUDGET;
 use sudoku::messages::{describe, describe_path, render};
-use sudoku::{GradeError, Grid, HintError, Report, Verdict, find_conflicts};
+use sudoku::{
+    GradeError, GradeOptions, Grid, HintError, HintOptions, Report, Verdict, find_conflicts,
+};
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -149,9 +148,17 @@ pub(super) async fn grade(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<GradeResponse>, ApiError> {
     let board = request.board()?;
-    let (grid, steps) = (board.grid, limits.grade_steps);
+    let (grid, step_budget) = (board.grid, limits.grade_steps);
     match pool
-        .run(move |solver| grade_with(solver, &grid, steps))
+        .run(move |&solver| {
+            sudoku::grade(
+                &grid,
+                &GradeOptions {
+                    solver,
+                    step_budget,
+                },
+            )
+        })
         .await?
     {
         Ok(grade) => Ok(Json(GradeResponse::from(&grade))),
@@ -173,9 +180,14 @@ pub(super) async fn hint(
     let input = request.read().map_err(ApiError::InvalidBoard)?;
     let (board, givens, marks) = (input.board.grid, input.givens.map(|g| g.grid), input.marks);
     let answer = pool
-        .run(move |solver| {
-            let mut work = DEFAULT_WORK_BUDGET;
-            let hint = hint_with(solver, &board, givens.as_ref(), marks.as_ref(), &mut work)?;
+        .run(move |&solver| {
+            let options = HintOptions {
+                givens: givens.as_ref(),
+                marks: marks.as_ref(),
+                solver,
+                ..HintOptions::default()
+            };
+            let hint = sudoku::hint(&board, &options)?;
             let message = describe(&hint, &board, marks.as_ref());
             Ok((hint, message))
         })
@@ -202,8 +214,12 @@ pub(super) async fn explain(
     };
     let grid = board.grid;
     let (explanation, messages) = pool
-        .run(move |solver| {
-            let explanation = explain_with(solver, &grid, max_steps)?;
+        .run(move |&solver| {
+            let options = GradeOptions {
+                solver,
+                step_budget: max_steps,
+            };
+            let explanation = sudoku::explain(&grid, &options)?;
             let messages = describe_path(&grid, &explanation.steps);
             Ok((explanation, messages))
         })

@@ -6,8 +6,9 @@
 use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
-use sudoku::grade::DEFAULT_STEP_BUDGET;
-use sudoku::{Difficulty, GenerateOptions, Solver, Symmetry, Verdict, generate, grade};
+use sudoku::{
+    Difficulty, GenerateOptions, GradeOptions, Solver, Symmetry, Verdict, generate, grade,
+};
 use sudoku_service::config::Config;
 
 use crate::helpers::*;
@@ -44,7 +45,7 @@ fn assert_generated(body: &Value, asked: Option<Difficulty>, symmetry: Symmetry,
     assert_eq!(body["clues"], puzzle.given_count(), "{case}");
     assert_eq!(body["symmetry"], symmetry.as_str(), "{case}");
     assert!(symmetry.holds_for(&puzzle), "{case}: {symmetry}: {puzzle}");
-    let graded = grade(&puzzle, DEFAULT_STEP_BUDGET).unwrap();
+    let graded = grade(&puzzle, &GradeOptions::default()).unwrap();
     assert_eq!(body["difficulty"], graded.difficulty.as_str(), "{case}");
     assert_eq!(
         rating_text(&body["rating"]),

@@ -6,7 +6,7 @@
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use sudoku::grade::DEFAULT_STEP_BUDGET;
-use sudoku::{Grid, grade};
+use sudoku::{GradeOptions, Grid, grade};
 use sudoku_service::config::Config;
 
 use crate::generate::patient;
@@ -14,7 +14,11 @@ use crate::helpers::*;
 
 /// What `/grade` must answer for `grid`, worked out by the core.
 fn expected_grade(grid: &Grid, steps: usize) -> Value {
-    let grade = grade(grid, steps).expect("gradable");
+    let options = GradeOptions {
+        step_budget: steps,
+        ..GradeOptions::default()
+    };
+    let grade = grade(grid, &options).expect("gradable");
     json!({
         "difficulty": grade.difficulty.as_str(),
         "rating": grade.rating.value(),

@@ -7,8 +7,8 @@ use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use sudoku::logic::{Candidates, Step, next_step};
-use sudoku::{Grid, Hint, Solver, grade, hint};
+use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, Step, next_step};
+use sudoku::{GradeOptions, Grid, Hint, HintOptions, Solver, grade, hint};
 use sudoku_service::config::Config;
 
 use crate::helpers::*;
@@ -198,7 +198,11 @@ fn wire_marks(state: &Candidates) -> Value {
 async fn a_hint_is_the_logical_solvers_next_step_in_each_board_form() {
     let server = server().await;
     let puzzle = grid(PUZZLE);
-    let step = next_step(&Candidates::from_grid(&puzzle).unwrap()).unwrap();
+    let step = next_step(
+        &Candidates::from_grid(&puzzle).unwrap(),
+        &mut DEFAULT_WORK_BUDGET.clone(),
+    )
+    .unwrap();
     for (form, board) in [
         ("line", json!(PUZZLE)),
         ("chars", char_rows(PUZZLE)),
@@ -305,7 +309,7 @@ async fn a_player_who_crossed_out_the_steps_candidates_gets_the_next_one() {
     // Walk to the first step that only removes candidates.
     let mut state = Candidates::from_grid(&puzzle).unwrap();
     let step = loop {
-        let step = next_step(&state).unwrap();
+        let step = next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
         if step.placements.is_empty() {
             break step;
         }
@@ -318,7 +322,7 @@ async fn a_player_who_crossed_out_the_steps_candidates_gets_the_next_one() {
     assert_step(&reply.body, &step, &solution, "before");
     let mut after = state.clone();
     step.apply(&mut after);
-    let next = next_step(&after).unwrap();
+    let next = next_step(&after, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
     let body = json!({ "board": board, "givens": HARDER, "candidates": wire_marks(&after) });
     let reply = post(&server, "/hint", &body, None).await;
     assert_step(&reply.body, &next, &solution, "after crossing out");
@@ -369,7 +373,7 @@ async fn a_stuck_position_reveals_one_digit_of_the_solution() {
     let puzzle = grid(STUCK);
     let Ok(Hint::Stuck {
         reveal: (cell, digit),
-    }) = hint(&puzzle, None, None)
+    }) = hint(&puzzle, &HintOptions::default())
     else {
         panic!("the logic finds a step in {STUCK}");
     };
@@ -453,12 +457,12 @@ async fn explain_gives_the_graders_path_its_rating_and_difficulty() {
     assert_eq!(reply.body["difficulty"], graded.body["difficulty"]);
     assert_eq!(reply.body["solved"], graded.body["solved_by_logic"]);
     assert_eq!(reply.body["solved"], true);
-    let grade = grade(&puzzle, 1000).unwrap();
+    let grade = grade(&puzzle, &GradeOptions::default()).unwrap();
     let steps = reply.body["steps"].as_array().unwrap();
     assert_eq!(steps.len(), grade.steps);
     let mut state = Candidates::from_grid(&puzzle).unwrap();
     for (i, body) in steps.iter().enumerate() {
-        let step = next_step(&state).unwrap();
+        let step = next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
         assert_step(body, &step, &solution, &format!("step {i}"));
         step.apply(&mut state);
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::{Output, Stdio};
 
 use serde_json::Value;
-use sudoku::{Difficulty, Grid, Solver, Symmetry, Verdict, grade};
+use sudoku::{Difficulty, GradeOptions, Grid, Solver, Symmetry, Verdict, grade};
 
 use crate::helpers::*;
 
@@ -44,7 +44,7 @@ fn generate_prints_count_unique_symmetric_puzzles_of_the_difficulty() {
             Ok(Verdict::Unique(_))
         ));
         assert!(Symmetry::Mirror.holds_for(&puzzle), "{line}");
-        let graded = grade(&puzzle, 1_000).unwrap();
+        let graded = grade(&puzzle, &GradeOptions::default()).unwrap();
         assert_eq!(graded.difficulty, Difficulty::Medium, "{line}");
     }
     let stderr = text(&output.stderr);

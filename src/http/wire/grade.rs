@@ -59,14 +59,13 @@ impl From<&Grade> for GradeResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sudoku::grade::DEFAULT_STEP_BUDGET;
-    use sudoku::{CLASSIC_PUZZLE, Grid, grade};
+    use sudoku::{CLASSIC_PUZZLE, GradeOptions, Grid, grade};
 
     #[test]
     fn ratings_go_out_with_one_decimal() {
         let grade = grade(
             &Grid::from_line(CLASSIC_PUZZLE).unwrap(),
-            DEFAULT_STEP_BUDGET,
+            &GradeOptions::default(),
         )
         .unwrap();
         let body = serde_json::to_value(GradeResponse::from(&grade)).unwrap();
