@@ -131,7 +131,7 @@ impl Board {
         self.cands[next] &= !spread;
         self.cands[last] &= !spread;
         // Cleared whether or not any cell was placed: a branch here was mispredicted so
-        // often that nine needless and-nots are cheaper (BENCHMARKS.md, "What paid off").
+        // often that nine needless and-nots are cheaper (BENCHMARKS.md).
         let placed = singles & self.unsolved[band];
         self.unsolved[band] &= !placed;
         for d in 0..9 {
@@ -147,7 +147,7 @@ impl Board {
     /// bands at a time ([`lanes::changed`]), then updates those. Testing each band in turn (`if cands != seen { update }`, with a copy
     /// of `update` per band) cost a mispredicted branch for nearly every band updated, most
     /// of the engine's mispredictions: the mask runs a few more instructions but mispredicts
-    /// far less, and is faster (BENCHMARKS.md, "What paid off").
+    /// far less, and is faster (BENCHMARKS.md).
     #[inline(always)]
     fn update_bands<K: Kernel>(&mut self) -> Result<(), Contradiction> {
         loop {

@@ -13,14 +13,14 @@ use super::tables::{
 /// rather than on a bivalue cell when the best bivalue cell sees fewer unsolved cells than
 /// this (see the [solver's module comment](super)). Chosen by the guesses it saves on
 /// `msolve_hardest`, the hardest set: one less does about as well, more does clearly worse
-/// (BENCHMARKS.md, "Why the solver's constants are what they are").
+/// (BENCHMARKS.md).
 const CONFIGURATION_BRANCHING_BELOW: u32 = 12;
 
 /// With no bivalue cell, the search branches on a configuration rather than on a cell with
 /// the fewest candidates only with fewer unsolved cells than this. On emptier boards
 /// configurations lose their way: a sparse board with two solutions took far more guesses
 /// to find the second that way than by cells. On fuller ones they still save guesses on
-/// `msolve_hardest` (BENCHMARKS.md, "Why the solver's constants are what they are").
+/// `msolve_hardest` (BENCHMARKS.md).
 const CONFIGURATION_BRANCHING_OPEN_BELOW: u32 = 60;
 
 /// See [`Board::branching_cell`].
@@ -146,8 +146,7 @@ impl Board {
             .min_by_key(|&unit| totals[unit])?;
         // Of the digits with two configurations there, the one with the fewest candidates
         // in the unit: msolve_hardest 304 guesses a puzzle to 296, forum_hardest 156 to
-        // 155; the first such digit, or the one with the most, take more (BENCHMARKS.md,
-        // "Issue 17, second session").
+        // 155; the first such digit, or the one with the most, take more (BENCHMARKS.md).
         let candidates_in_unit = |digit: usize| {
             if unit < 3 {
                 self.cands[3 * digit + unit].count_ones()

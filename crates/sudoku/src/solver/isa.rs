@@ -9,13 +9,13 @@
 //! the CPU has those features, detected once. On arm64 everything the search uses is
 //! baseline, so there is one copy. The copies are the same source: they must give the
 //! same counts, solutions and guesses, which the differential tests check for each copy
-//! the CPU can run (BENCHMARKS.md, "Issue 17, second session").
+//! the CPU can run (BENCHMARKS.md).
 //!
 //! The third copy is the x86-64-v3 one with a band mask's row-by-box pattern (the index
 //! of every band shrink, on the engine's chain of dependent loads) gathered by one BMI2
 //! `pext` instead of three table lookups, and the stack shrink's patterns and columns by
 //! `pext` and `pdep` ([`Kernel`]): fewer instructions on every set, and faster on the hardest
-//! (BENCHMARKS.md, "Issue 17, third session: the solver").
+//! (BENCHMARKS.md).
 //! `pext` and `pdep` are fast on Intel since Haswell and on AMD since Zen 3, but
 //! microcoded and many times slower on earlier AMD cores, which have BMI2 all the same:
 //! there the plain v3 copy runs.

@@ -70,7 +70,7 @@ pub(super) fn candidate_counts(masks: &[u32; 27]) -> CandidateCounts {
 /// The cells holding a given (any value but 0), as a band mask per band: sixteen cells
 /// compared with zero at a time, so that the board setup visits only the givens, where a
 /// test of each of the 81 cells was a branch mispredicted on about every other cell of a
-/// puzzle (BENCHMARKS.md, "Issue 17, third session: the solver").
+/// puzzle (BENCHMARKS.md).
 #[inline(always)]
 pub(super) fn given_cells(cells: &[u8; CELLS]) -> [u32; 3] {
     let zero = u8x16::new([0; 16]);

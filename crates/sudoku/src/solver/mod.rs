@@ -42,9 +42,9 @@
 //! exactly two (the one with the fewest candidates there) is confined to one, then the
 //! other. The two together take fewer
 //! guesses than cells alone on each of the five proper sets, most of all on the hardest;
-//! configurations alone take more on the easier sets (BENCHMARKS.md, "What paid off" and
-//! "Why the solver's constants are what they are"). With neither a bivalue cell nor a
-//! configuration to take, it branches on the first cell with the fewest candidates.
+//! configurations alone take more on the easier sets (BENCHMARKS.md). With neither a
+//! bivalue cell nor a configuration to take, it branches on the first cell with the fewest
+//! candidates.
 //!
 //! Configurations can lose their way on sparse boards, where a few early confinements
 //! leave a large subtree with no solution that only an exhaustive search refutes: there

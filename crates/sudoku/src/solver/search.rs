@@ -99,8 +99,7 @@ impl Search {
     ///
     /// The board is searched in place: a branch's copy is made once, by the caller, and
     /// handed down by reference. Handed down by value it was copied twice, two `memcpy`
-    /// calls of the whole board per branch (BENCHMARKS.md, "Issue 17, third session: the
-    /// solver").
+    /// calls of the whole board per branch (BENCHMARKS.md).
     #[inline(always)]
     pub(super) fn step<K: Kernel>(
         &mut self,
