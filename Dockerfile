@@ -7,7 +7,7 @@
 #
 # Facing the internet, keep /metrics off the public port with the admin
 # address, published on loopback only, and turn on keys and limits as needed
-# (README, "Exposing it publicly"):
+# (docs/operations.md, "Exposing it publicly"):
 #
 #   docker run --rm -p 8080:8080 -p 127.0.0.1:9090:9090 \
 #     -e SUDOKU_ADMIN_LISTEN=0.0.0.0:9090 \
