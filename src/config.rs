@@ -159,30 +159,22 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// The settings of a command line that gives none, whatever the environment holds: each
+    /// default is the one its `#[arg]` declares, so the two cannot drift apart.
     fn default() -> Self {
-        Config {
-            listen: None,
-            port: None,
-            body_limit: DEFAULT_BODY_LIMIT,
-            batch_body_limit: DEFAULT_BATCH_BODY_LIMIT,
-            request_timeout: DEFAULT_REQUEST_TIMEOUT_SECS,
-            max_concurrent_solves: None,
-            max_queued_solves: DEFAULT_MAX_QUEUED_SOLVES,
-            guess_budget: sudoku::DEFAULT_GUESS_BUDGET,
-            grade_step_budget: sudoku::grade::DEFAULT_STEP_BUDGET,
-            generate_deadline: DEFAULT_GENERATE_DEADLINE_MS,
-            generate_stock: DEFAULT_GENERATE_STOCK,
-            cors_origins: vec!["*".to_owned()],
-            shutdown_delay: 0,
-            admin_listen: None,
-            api_keys_file: None,
-            rate_limit: DEFAULT_RATE_LIMIT,
-            rate_limit_window: DEFAULT_RATE_LIMIT_WINDOW_SECS,
-            rate_limit_clients: DEFAULT_RATE_LIMIT_CLIENTS,
-            trusted_proxies: Vec::new(),
-            log_format: LogFormat::Text,
-        }
+        let matches = command_line_alone()
+            .try_get_matches_from(["sudoku-service"])
+            .expect("the declared defaults parse");
+        <Config as clap::FromArgMatches>::from_arg_matches(&matches)
+            .expect("the declared defaults fill every setting")
     }
+}
+
+/// The settings' arguments with their environment variables dropped (clap reads each when
+/// the argument is built), so that only the command line and the defaults count.
+fn command_line_alone() -> clap::Command {
+    <Config as clap::Args>::augment_args(clap::Command::new("sudoku-service"))
+        .mut_args(|arg| arg.env(None::<&'static str>))
 }
 
 impl Config {
@@ -241,6 +233,18 @@ fn parse_ip_range(text: &str) -> Result<IpNet, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_defaults_read_no_environment_variable_but_the_command_line_still_parses() {
+        let declared = <Config as clap::Args>::augment_args(clap::Command::new("x"));
+        assert!(declared.get_arguments().any(|arg| arg.get_env().is_some()));
+        let alone = command_line_alone();
+        assert!(alone.get_arguments().all(|arg| arg.get_env().is_none()));
+        let matches = alone.get_matches_from(["x", "--port", "9000", "--rate-limit", "5"]);
+        let config = <Config as clap::FromArgMatches>::from_arg_matches(&matches).unwrap();
+        assert_eq!((config.port, config.rate_limit), (Some(9000), 5));
+        assert_eq!(config.body_limit, DEFAULT_BODY_LIMIT);
+    }
 
     #[test]
     fn port_alone_moves_the_default_address() {

@@ -136,10 +136,7 @@ pub fn run(
     mut stderr: impl Write + Send,
     show_progress: bool,
 ) -> ExitCode {
-    let threads = args
-        .threads
-        .or_else(|| std::thread::available_parallelism().ok())
-        .unwrap_or(NonZeroUsize::MIN);
+    let threads = pipeline::threads(args.threads);
     // The standard library's hasher keys come from the operating system's randomness.
     let seed = args
         .seed

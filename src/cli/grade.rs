@@ -1,24 +1,18 @@
 //! `sudoku-service grade`: grade files of puzzles, one per line, streaming, in input order.
 
+use std::fmt;
 use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use super::input::{self, Block, BlockReader, Input};
-use super::pipeline::{self, Cancellation};
-use super::progress::Progress;
+use super::lines::{self, LineCommand, Options};
 use sudoku::grade::{DEFAULT_STEP_BUDGET, GradeOptions, grade};
-use sudoku::{Difficulty, Grade, GradeError, Solver};
+use sudoku::{Difficulty, Grade, GradeError, Grid, ParseError, Solver};
 
 /// Lines handed to a worker at a time: grading takes from a tenth of a millisecond to tens
 /// of them, a hundred times solving, so blocks are small to keep every core busy to the end.
 const BLOCK_LINES: usize = 4;
-
-/// Blocks read ahead of the first one not yet written (1,024 lines), as for `solve`: a slow
-/// puzzle does not leave the other threads waiting, and memory stays flat.
-const WINDOW_BLOCKS: NonZeroUsize = NonZeroUsize::new(256).unwrap();
 
 // clap shows this doc as the subcommand's own `--help` summary (the options are built only
 // when the subcommand runs, see `Command`), and the variant's doc in the top-level list.
@@ -48,7 +42,7 @@ pub struct GradeArgs {
 
 /// What became of one input line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Outcome {
+pub(super) enum Outcome {
     Graded(Grade),
     None,
     Multiple,
@@ -84,39 +78,6 @@ fn unfinished(grade: &Grade) -> Option<&'static str> {
         (false, true) => Some("stuck"),
         (false, false) => Some("out_of_steps"),
     }
-}
-
-/// Grades the puzzles of `block` in order, each outcome with its line number. Once the run
-/// is cancelled it stops before the next puzzle, and what it returns is meaningless.
-fn grade_block(
-    solver: &Solver,
-    steps: usize,
-    block: &Block,
-    cancellation: Cancellation<'_>,
-) -> Vec<(u64, Outcome)> {
-    let mut outcomes = Vec::with_capacity(BLOCK_LINES);
-    for (number, parsed) in block.puzzles() {
-        if cancellation.is_cancelled() {
-            break;
-        }
-        let outcome = match parsed.map(|grid| {
-            grade(
-                &grid,
-                &GradeOptions {
-                    solver: *solver,
-                    step_budget: steps,
-                },
-            )
-        }) {
-            Ok(Ok(grade)) => Outcome::Graded(grade),
-            Ok(Err(GradeError::NoSolution)) => Outcome::None,
-            Ok(Err(GradeError::MultipleSolutions)) => Outcome::Multiple,
-            Ok(Err(GradeError::SearchLimit(exhausted))) => Outcome::Unknown(exhausted.to_string()),
-            Err(err) => Outcome::Invalid(err.to_string()),
-        };
-        outcomes.push((number, outcome));
-    }
-    outcomes
 }
 
 /// One technique of a grade in JSON.
@@ -169,14 +130,44 @@ struct JsonLine<'a> {
     error: Option<&'a str>,
 }
 
-struct Writer<'a> {
-    out: io::BufWriter<Box<dyn Write + Send + 'a>>,
-    json: bool,
+/// The `grade` command: each puzzle line graded, and its difficulties counted.
+struct Grading {
+    solver: Solver,
+    steps: usize,
 }
 
-impl Writer<'_> {
-    fn write(&mut self, line: u64, outcome: &Outcome) -> io::Result<()> {
-        if self.json {
+impl LineCommand for Grading {
+    const NAME: &'static str = "grade";
+    const BLOCK_LINES: usize = BLOCK_LINES;
+    type Outcome = Outcome;
+    type Tally = Tally;
+
+    fn answer(&self, puzzle: Result<Grid, ParseError>) -> Outcome {
+        match puzzle.map(|grid| {
+            let options = GradeOptions {
+                solver: self.solver,
+                step_budget: self.steps,
+            };
+            grade(&grid, &options)
+        }) {
+            Ok(Ok(grade)) => Outcome::Graded(grade),
+            Ok(Err(GradeError::NoSolution)) => Outcome::None,
+            Ok(Err(GradeError::MultipleSolutions)) => Outcome::Multiple,
+            Ok(Err(GradeError::SearchLimit(exhausted))) => Outcome::Unknown(exhausted.to_string()),
+            Err(err) => Outcome::Invalid(err.to_string()),
+        }
+    }
+
+    fn diagnostic(outcome: &Outcome) -> Option<&str> {
+        match outcome {
+            Outcome::None => Some("the puzzle has no solution"),
+            Outcome::Multiple => Some("the puzzle has more than one solution"),
+            other => other.error(),
+        }
+    }
+
+    fn write(out: &mut impl Write, json: bool, line: u64, outcome: &Outcome) -> io::Result<()> {
+        if json {
             let record = JsonLine {
                 line,
                 status: outcome.status(),
@@ -186,24 +177,24 @@ impl Writer<'_> {
                 },
                 error: outcome.error(),
             };
-            serde_json::to_writer(&mut self.out, &record)?;
-            return self.out.write_all(b"\n");
+            serde_json::to_writer(&mut *out, &record)?;
+            return out.write_all(b"\n");
         }
         match outcome {
             Outcome::Graded(grade) => {
-                write!(self.out, "{} {}", grade.rating, grade.difficulty)?;
+                write!(out, "{} {}", grade.rating, grade.difficulty)?;
                 if let Some(why) = unfinished(grade) {
-                    write!(self.out, " {why}")?;
+                    write!(out, " {why}")?;
                 }
-                self.out.write_all(b"\n")
+                out.write_all(b"\n")
             }
-            other => writeln!(self.out, "{}", other.status()),
+            other => writeln!(out, "{}", other.status()),
         }
     }
 }
 
 #[derive(Default)]
-struct Tally {
+pub(super) struct Tally {
     /// Graded puzzles per difficulty, easiest first.
     graded: [u64; 5],
     /// Graded puzzles the logic did not finish.
@@ -215,6 +206,12 @@ struct Tally {
 }
 
 impl Tally {
+    fn ungraded(&self) -> u64 {
+        self.none + self.multiple + self.invalid + self.unknown
+    }
+}
+
+impl lines::Tally<Outcome> for Tally {
     fn add(&mut self, outcome: &Outcome) {
         let counter = match outcome {
             Outcome::Graded(grade) => {
@@ -233,8 +230,22 @@ impl Tally {
         self.graded.iter().sum::<u64>() + self.ungraded()
     }
 
-    fn ungraded(&self) -> u64 {
-        self.none + self.multiple + self.invalid + self.unknown
+    fn failed(&self) -> bool {
+        self.ungraded() > 0
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (nth, (difficulty, count)) in Difficulty::ALL.iter().zip(self.graded).enumerate() {
+            let separator = if nth == 0 { "" } else { ", " };
+            write!(f, "{separator}{difficulty} {count}")?;
+        }
+        write!(
+            f,
+            " (logic unfinished {}); none {}, multiple {}, invalid {}, unknown {}",
+            self.unfinished, self.none, self.multiple, self.invalid, self.unknown,
+        )
     }
 }
 
@@ -247,109 +258,25 @@ pub fn run(
     args: &GradeArgs,
     stdin: impl Read + Send,
     stdout: impl Write + Send,
-    mut stderr: impl Write + Send,
+    stderr: impl Write + Send,
     show_progress: bool,
 ) -> ExitCode {
-    let solver = Solver::default();
-    let threads = args
-        .threads
-        .or_else(|| std::thread::available_parallelism().ok())
-        .unwrap_or(NonZeroUsize::MIN);
-    let inputs = match input::open("grade", &args.files, stdin, &mut stderr) {
-        Ok(inputs) => inputs,
-        Err(code) => return code,
+    let grading = Grading {
+        solver: Solver::default(),
+        steps: args.steps,
     };
-    let mut writer = Writer {
-        out: io::BufWriter::with_capacity(1 << 16, Box::new(stdout)),
+    let options = Options {
+        files: &args.files,
         json: args.json,
+        threads: args.threads,
     };
-    let started = Instant::now();
-    let mut tally = Tally::default();
-    let progress = Progress::new(show_progress, None);
-    for input in inputs {
-        let graded = grade_input(
-            input,
-            (&solver, args.steps),
-            threads,
-            &mut writer,
-            &mut tally,
-            (&mut stderr, &progress),
-        );
-        if let Err(err) = graded {
-            drop(progress);
-            return input::ended_by("grade", &err, &mut stderr);
-        }
-    }
-    if let Err(err) = writer.out.flush() {
-        drop(progress);
-        return input::ended_by("grade", &err, &mut stderr);
-    }
-    drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    let total = tally.total();
-    let bands: Vec<String> = Difficulty::ALL
-        .iter()
-        .zip(tally.graded)
-        .map(|(difficulty, count)| format!("{difficulty} {count}"))
-        .collect();
-    let _ = writeln!(
-        stderr,
-        "{total} puzzles in {seconds:.3} s ({:.0} puzzles/s, {threads} threads): {} \
-         (logic unfinished {}); none {}, multiple {}, invalid {}, unknown {}",
-        total as f64 / seconds.max(1e-9),
-        bands.join(", "),
-        tally.unfinished,
-        tally.none,
-        tally.multiple,
-        tally.invalid,
-        tally.unknown,
-    );
-    if tally.ungraded() > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Reads, grades and writes `input` one block of lines at a time on `threads` threads, the
-/// answers in input order, and tallies them.
-fn grade_input(
-    input: Input<'_>,
-    (solver, steps): (&Solver, usize),
-    threads: NonZeroUsize,
-    writer: &mut Writer<'_>,
-    tally: &mut Tally,
-    (stderr, progress): (&mut (impl Write + Send), &Progress),
-) -> io::Result<()> {
-    let Input { name, mut reader } = input;
-    let mut blocks = BlockReader::new(BLOCK_LINES);
-    pipeline::ordered_parallel(
-        threads,
-        WINDOW_BLOCKS,
-        || blocks.read(&mut reader),
-        |block, cancellation| grade_block(solver, steps, &block, cancellation),
-        |outcomes| {
-            for (number, outcome) in &outcomes {
-                let diagnostic = match outcome {
-                    Outcome::None => Some("the puzzle has no solution"),
-                    Outcome::Multiple => Some("the puzzle has more than one solution"),
-                    other => other.error(),
-                };
-                if let Some(reason) = diagnostic {
-                    progress.suspend(|| writeln!(stderr, "{name}:{number}: {reason}"))?;
-                }
-                tally.add(outcome);
-                writer.write(*number, outcome)?;
-            }
-            progress.inc(outcomes.len() as u64);
-            Ok(())
-        },
-    )
+    lines::run(&grading, &options, stdin, stdout, stderr, show_progress)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::lines::WINDOW_BLOCKS;
     use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
     fn run_with_threads(input: &str, json: bool, threads: usize) -> (u8, String, String) {
@@ -359,20 +286,7 @@ mod tests {
             threads: NonZeroUsize::new(threads),
             steps: DEFAULT_STEP_BUDGET,
         };
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = run(&args, input.as_bytes(), &mut out, &mut err, false);
-        let code = if code == ExitCode::SUCCESS {
-            0
-        } else if code == ExitCode::from(1) {
-            1
-        } else {
-            2
-        };
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
+        lines::captured(|out, err| run(&args, input.as_bytes(), out, err, false))
     }
 
     #[test]

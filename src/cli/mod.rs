@@ -5,6 +5,7 @@ pub mod generate;
 pub mod grade;
 pub mod healthcheck;
 mod input;
+mod lines;
 mod pipeline;
 mod placement;
 mod progress;
@@ -35,7 +36,7 @@ pub struct Cli {
 
 /// The subcommands. Each one's options are built only when it is the one run (`defer`):
 /// building all of them was a sixth of every command's start-up, paid again by each short
-/// `solve` run (BENCHMARKS.md, "the process around a small file").
+/// `solve` run.
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum Command {

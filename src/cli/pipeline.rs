@@ -1,6 +1,7 @@
 //! An ordered parallel pipeline: items read one at a time, worked on by several threads at
 //! once, and their results handed on in the order the items were read, with a bounded
-//! read-ahead. It knows nothing of what the items are; `solve` feeds it blocks of lines.
+//! read-ahead. It knows nothing of what the items are; `solve` and `grade` feed it blocks of
+//! lines, `generate` puzzle numbers.
 //!
 //! Every thread is alike: each takes the next item, works on it, and hands on whatever
 //! results are next in order, each step under its own lock, so no core ever waits for
@@ -42,6 +43,13 @@ impl Cancellation<'_> {
     pub(super) fn is_cancelled(self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+}
+
+/// The threads to run on: `asked`, else one per core.
+pub(super) fn threads(asked: Option<NonZeroUsize>) -> NonZeroUsize {
+    asked
+        .or_else(|| std::thread::available_parallelism().ok())
+        .unwrap_or(NonZeroUsize::MIN)
 }
 
 /// Reads items with `read` until it returns `None`, applies `work` to each on `threads`

@@ -2,10 +2,10 @@
 //!
 //! Linux often starts a new thread on its parent's CPU, and with the parent busy it waits
 //! there until the scheduler's next balancing moves it: on a small file that is a large
-//! part of the run, and `solve -t 2` then runs at one core's speed (BENCHMARKS.md, "the
-//! command line's second thread"). So each helper first restricts itself to one CPU of its
-//! own, which moves it there at once, then allows itself every CPU it could use before, so
-//! that from then on the scheduler places it as it places any thread.
+//! part of the run, and `solve -t 2` then runs at one core's speed. So each helper first
+//! restricts itself to one CPU of its own, which moves it there at once, then allows itself
+//! every CPU it could use before, so that from then on the scheduler places it as it places
+//! any thread.
 
 /// The CPU the calling thread runs on, to pass to [`start_away_from`] (which ignores it
 /// where it cannot set affinity, and where it reads 0).

@@ -1,23 +1,17 @@
 //! `sudoku-service solve`: solve files of puzzles, one per line, streaming, in input order.
 
+use std::fmt;
 use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use super::input::{self, Block, BlockReader, Input};
-use super::pipeline::{self, Cancellation};
-use super::progress::Progress;
-use sudoku::{CELLS, Grid, Solver, Verdict};
+use super::lines::{self, LineCommand, Options};
+use sudoku::{CELLS, Grid, ParseError, Solver, Verdict};
 
 /// Lines handed to a worker at a time: small, so that when hard puzzles cluster every core
 /// stays busy to the end; large enough that handing them over costs nothing.
 const BLOCK_LINES: usize = 32;
-
-/// Blocks read ahead of the first one not yet written (8,192 lines): enough that a slow
-/// puzzle does not leave the other threads waiting, few enough that memory stays flat.
-const WINDOW_BLOCKS: NonZeroUsize = NonZeroUsize::new(256).unwrap();
 
 // clap shows this doc as the subcommand's own `--help` summary (the options are built only
 // when the subcommand runs, see `Command`), and the variant's doc in the top-level list.
@@ -44,7 +38,7 @@ pub struct SolveArgs {
 
 /// What became of one input line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Outcome {
+pub(super) enum Outcome {
     Unique(Grid),
     Multiple(Grid),
     None,
@@ -79,38 +73,65 @@ impl Outcome {
     }
 }
 
-fn solve_grid(solver: &Solver, grid: &Grid) -> Outcome {
-    match solver.analyze(grid) {
-        Ok(Verdict::Unique(solution)) => Outcome::Unique(solution),
-        Ok(Verdict::Multiple(solution)) => Outcome::Multiple(solution),
-        Ok(Verdict::None) => Outcome::None,
-        Err(exhausted) => Outcome::Unknown(exhausted.to_string()),
-    }
+/// The `solve` command: each puzzle line solved, and its solutions counted.
+pub(super) struct Solving {
+    solver: Solver,
 }
 
-/// Solves the lines of `block` in order, each outcome with its line number; blank lines and
-/// `#` comments are counted in the numbering but have no outcome. Once the run is cancelled
-/// it stops before the next puzzle, and what it returns is meaningless.
-fn solve_block(
-    solver: &Solver,
-    block: &Block,
-    cancellation: Cancellation<'_>,
-) -> Vec<(u64, Outcome)> {
-    let mut outcomes = Vec::with_capacity(BLOCK_LINES);
-    for (number, parsed) in block.puzzles() {
-        if cancellation.is_cancelled() {
-            break;
+impl LineCommand for Solving {
+    const NAME: &'static str = "solve";
+    const BLOCK_LINES: usize = BLOCK_LINES;
+    type Outcome = Outcome;
+    type Tally = Tally;
+
+    fn answer(&self, puzzle: Result<Grid, ParseError>) -> Outcome {
+        let grid = match puzzle {
+            Ok(grid) => grid,
+            Err(err) => return Outcome::Invalid(err.to_string()),
+        };
+        match self.solver.analyze(&grid) {
+            Ok(Verdict::Unique(solution)) => Outcome::Unique(solution),
+            Ok(Verdict::Multiple(solution)) => Outcome::Multiple(solution),
+            Ok(Verdict::None) => Outcome::None,
+            Err(exhausted) => Outcome::Unknown(exhausted.to_string()),
         }
-        outcomes.push(match parsed {
-            Ok(grid) => (number, solve_grid(solver, &grid)),
-            Err(err) => (number, Outcome::Invalid(err.to_string())),
-        });
     }
-    outcomes
+
+    fn diagnostic(outcome: &Outcome) -> Option<&str> {
+        outcome.error()
+    }
+
+    fn write(out: &mut impl Write, json: bool, line: u64, outcome: &Outcome) -> io::Result<()> {
+        if json {
+            let record = JsonLine {
+                line,
+                status: outcome.status(),
+                solution: outcome.solution().map(Grid::to_line),
+                error: outcome.error(),
+            };
+            serde_json::to_writer(&mut *out, &record)?;
+            return out.write_all(b"\n");
+        }
+        match outcome {
+            Outcome::Unique(grid) | Outcome::Multiple(grid) => {
+                // Digits only: a solution has no empty cell. Written as bytes, without
+                // going through the formatting machinery (the `Display` form).
+                let mut line = [b'\n'; CELLS + 1];
+                for (out, &value) in line.iter_mut().zip(grid.cells()) {
+                    *out = if value == 0 { b'.' } else { b'0' + value };
+                }
+                out.write_all(&line)
+            }
+            other => {
+                out.write_all(other.status().as_bytes())?;
+                out.write_all(b"\n")
+            }
+        }
+    }
 }
 
 #[derive(Default)]
-struct Tally {
+pub(super) struct Tally {
     unique: u64,
     multiple: u64,
     none: u64,
@@ -118,7 +139,7 @@ struct Tally {
     unknown: u64,
 }
 
-impl Tally {
+impl lines::Tally<Outcome> for Tally {
     fn add(&mut self, outcome: &Outcome) {
         let counter = match outcome {
             Outcome::Unique(_) => &mut self.unique,
@@ -133,6 +154,22 @@ impl Tally {
     fn total(&self) -> u64 {
         self.unique + self.multiple + self.none + self.invalid + self.unknown
     }
+
+    /// Puzzles with no or several solutions are answers too; only a line that is no puzzle,
+    /// or one the search gave up on, fails the run.
+    fn failed(&self) -> bool {
+        self.invalid > 0 || self.unknown > 0
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unique {}, multiple {}, none {}, invalid {}, unknown {}",
+            self.unique, self.multiple, self.none, self.invalid, self.unknown,
+        )
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -144,144 +181,35 @@ struct JsonLine<'a> {
     error: Option<&'a str>,
 }
 
-struct Writer<'a> {
-    out: io::BufWriter<Box<dyn Write + Send + 'a>>,
-    json: bool,
-}
-
-impl Writer<'_> {
-    fn write(&mut self, line: u64, outcome: &Outcome) -> io::Result<()> {
-        if self.json {
-            let record = JsonLine {
-                line,
-                status: outcome.status(),
-                solution: outcome.solution().map(Grid::to_line),
-                error: outcome.error(),
-            };
-            serde_json::to_writer(&mut self.out, &record)?;
-            self.out.write_all(b"\n")
-        } else {
-            match outcome {
-                Outcome::Unique(grid) | Outcome::Multiple(grid) => {
-                    // Digits only: a solution has no empty cell. Written as bytes, without
-                    // going through the formatting machinery (the `Display` form).
-                    let mut line = [b'\n'; CELLS + 1];
-                    for (out, &value) in line.iter_mut().zip(grid.cells()) {
-                        *out = if value == 0 { b'.' } else { b'0' + value };
-                    }
-                    self.out.write_all(&line)
-                }
-                other => {
-                    self.out.write_all(other.status().as_bytes())?;
-                    self.out.write_all(b"\n")
-                }
-            }
-        }
-    }
-}
-
 /// Runs the `solve` command over `args.files` (or `stdin`), printing to `stdout` and the
 /// diagnostics and summary to `stderr`, with a progress bar on the process's stderr when
 /// `show_progress` (`main` passes whether it is a terminal). Returns the process exit code:
 /// 0 when every line parsed and was decided, 1 when any was invalid or undecided, 2 when a
-/// file cannot be read.
+/// file cannot be read or the output cannot be written.
 pub fn run(
     args: &SolveArgs,
     stdin: impl Read + Send,
     stdout: impl Write + Send,
-    mut stderr: impl Write + Send,
+    stderr: impl Write + Send,
     show_progress: bool,
 ) -> ExitCode {
-    let solver = Solver::with_budget(args.budget);
-    let threads = args
-        .threads
-        .or_else(|| std::thread::available_parallelism().ok())
-        .unwrap_or(NonZeroUsize::MIN);
-    let inputs = match input::open("solve", &args.files, stdin, &mut stderr) {
-        Ok(inputs) => inputs,
-        Err(code) => return code,
+    let solving = Solving {
+        solver: Solver::with_budget(args.budget),
     };
-    let mut writer = Writer {
-        out: io::BufWriter::with_capacity(1 << 16, Box::new(stdout)),
+    let options = Options {
+        files: &args.files,
         json: args.json,
+        threads: args.threads,
     };
-    let started = Instant::now();
-    let mut tally = Tally::default();
-    let progress = Progress::new(show_progress, None);
-    for input in inputs {
-        if let Err(err) = solve_input(
-            input,
-            &solver,
-            threads,
-            &mut writer,
-            &mut tally,
-            &mut stderr,
-            &progress,
-        ) {
-            drop(progress);
-            return input::ended_by("solve", &err, &mut stderr);
-        }
-    }
-    if let Err(err) = writer.out.flush() {
-        drop(progress);
-        return input::ended_by("solve", &err, &mut stderr);
-    }
-    drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    let total = tally.total();
-    let _ = writeln!(
-        stderr,
-        "{total} puzzles in {seconds:.3} s ({:.0} puzzles/s, {threads} threads): \
-         unique {}, multiple {}, none {}, invalid {}, unknown {}",
-        total as f64 / seconds.max(1e-9),
-        tally.unique,
-        tally.multiple,
-        tally.none,
-        tally.invalid,
-        tally.unknown,
-    );
-    if tally.invalid > 0 || tally.unknown > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Reads, solves and writes `input` one block of lines at a time on `threads` threads,
-/// the answers in input order, and tallies them.
-fn solve_input(
-    input: Input<'_>,
-    solver: &Solver,
-    threads: NonZeroUsize,
-    writer: &mut Writer<'_>,
-    tally: &mut Tally,
-    stderr: &mut (impl Write + Send),
-    progress: &Progress,
-) -> io::Result<()> {
-    let Input { name, mut reader } = input;
-    let mut blocks = BlockReader::new(BLOCK_LINES);
-    pipeline::ordered_parallel(
-        threads,
-        WINDOW_BLOCKS,
-        || blocks.read(&mut reader),
-        |block, cancellation| solve_block(solver, &block, cancellation),
-        |outcomes| {
-            for (number, outcome) in &outcomes {
-                if let Some(reason) = outcome.error() {
-                    progress.suspend(|| writeln!(stderr, "{name}:{number}: {reason}"))?;
-                }
-                tally.add(outcome);
-                writer.write(*number, outcome)?;
-            }
-            progress.inc(outcomes.len() as u64);
-            Ok(())
-        },
-    )
+    lines::run(&solving, &options, stdin, stdout, stderr, show_progress)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::input::BlockReader;
+    use crate::cli::lines::{WINDOW_BLOCKS, answer_block};
+    use crate::cli::pipeline::Cancellation;
     use std::sync::atomic::AtomicBool;
     use sudoku::{CLASSIC_PUZZLE, CLASSIC_SOLUTION};
 
@@ -296,20 +224,7 @@ mod tests {
             threads: NonZeroUsize::new(threads),
             budget: sudoku::DEFAULT_GUESS_BUDGET,
         };
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = run(&args, input.as_bytes(), &mut out, &mut err, false);
-        let code = if code == ExitCode::SUCCESS {
-            0
-        } else if code == ExitCode::from(1) {
-            1
-        } else {
-            2
-        };
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
+        lines::captured(|out, err| run(&args, input.as_bytes(), out, err, false))
     }
 
     #[test]
@@ -358,10 +273,12 @@ mod tests {
             .read(&mut text.as_bytes())
             .unwrap()
             .unwrap();
-        let solver = Solver::default();
-        let going_on = solve_block(&solver, &block, Cancellation::new(&AtomicBool::new(false)));
+        let solving = Solving {
+            solver: Solver::default(),
+        };
+        let going_on = answer_block(&solving, &block, Cancellation::new(&AtomicBool::new(false)));
         assert_eq!(going_on.len(), BLOCK_LINES);
-        let cancelled = solve_block(&solver, &block, Cancellation::new(&AtomicBool::new(true)));
+        let cancelled = answer_block(&solving, &block, Cancellation::new(&AtomicBool::new(true)));
         assert_eq!(cancelled, []);
     }
 
