@@ -27,9 +27,6 @@
 //! difficulty depends on the grades, so a change to a technique's rating can change the
 //! puzzle a seed gives for a difficulty; the golden test in this file says when it does.
 
-use std::fmt;
-use std::str::FromStr;
-
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
@@ -114,12 +111,6 @@ impl Symmetry {
     }
 }
 
-impl fmt::Display for Symmetry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A name that is not a [`Symmetry`]; its message lists the valid ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown symmetry {name:?}: expected one of none, rotational, diagonal, mirror")]
@@ -128,19 +119,7 @@ pub struct UnknownSymmetry {
     pub name: String,
 }
 
-impl FromStr for Symmetry {
-    type Err = UnknownSymmetry;
-
-    /// Parses a lowercase name as [`Symmetry::as_str`] writes it.
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Symmetry::ALL
-            .into_iter()
-            .find(|s| s.as_str() == name)
-            .ok_or_else(|| UnknownSymmetry {
-                name: name.to_owned(),
-            })
-    }
-}
+named_by_as_str!(Symmetry, UnknownSymmetry);
 
 /// What to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

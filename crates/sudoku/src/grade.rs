@@ -25,9 +25,6 @@
 //! Nishio at 8.1, and 8.2 is where it starts to follow a chain from every candidate of a
 //! cell or every place of a digit in a unit at once.
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::logic::{Candidates, DEFAULT_WORK_BUDGET, Rating, Step, Technique, next_step};
 use super::{BudgetExhausted, Grid, Solver, Verdict};
 
@@ -104,12 +101,6 @@ impl Difficulty {
     }
 }
 
-impl fmt::Display for Difficulty {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A name that is not a [`Difficulty`]; its message lists the valid ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown difficulty {name:?}: expected one of easy, medium, hard, expert, extreme")]
@@ -118,19 +109,7 @@ pub struct UnknownDifficulty {
     pub name: String,
 }
 
-impl FromStr for Difficulty {
-    type Err = UnknownDifficulty;
-
-    /// Parses a lowercase name as [`Difficulty::as_str`] writes it.
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Difficulty::ALL
-            .into_iter()
-            .find(|d| d.as_str() == name)
-            .ok_or_else(|| UnknownDifficulty {
-                name: name.to_owned(),
-            })
-    }
-}
+named_by_as_str!(Difficulty, UnknownDifficulty);
 
 /// How often one technique was used on the way, and its hardest rating there (chains rate
 /// by their length, so one technique can rate differently from step to step).

@@ -2,6 +2,32 @@
 //! grading, generation, and hints with their explanations in words. No I/O, no async, no
 //! wire formats, no clock; the service and its command line are adapters around it.
 
+/// `Display` and `FromStr` for an enum whose `ALL` variants are named by `as_str`; a name
+/// that is none of them is `$error { name }`, whose message lists the valid ones.
+macro_rules! named_by_as_str {
+    ($type:ident, $error:ident) => {
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for $type {
+            type Err = $error;
+
+            /// Parses a lowercase name as `as_str` writes it.
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                $type::ALL
+                    .into_iter()
+                    .find(|value| value.as_str() == name)
+                    .ok_or_else(|| $error {
+                        name: name.to_owned(),
+                    })
+            }
+        }
+    };
+}
+
 pub mod generate;
 pub mod grade;
 mod grid;

@@ -42,48 +42,35 @@ struct Source {
     bytes: &'static [u8],
 }
 
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+const MANIFEST: &str = "application/manifest+json";
+const SVG: &str = "image/svg+xml";
+
 const SOURCES: [Source; 8] = [
-    Source {
-        path: "/",
-        content_type: "text/html; charset=utf-8",
-        bytes: include_bytes!("index.html"),
-    },
-    Source {
-        path: "/app.css",
-        content_type: "text/css; charset=utf-8",
-        bytes: include_bytes!("app.css"),
-    },
-    Source {
-        path: "/app.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("app.js"),
-    },
-    Source {
-        path: "/api.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("api.js"),
-    },
-    Source {
-        path: "/board.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("board.js"),
-    },
-    Source {
-        path: "/sw.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("sw.js"),
-    },
-    Source {
-        path: "/manifest.webmanifest",
-        content_type: "application/manifest+json",
-        bytes: include_bytes!("manifest.webmanifest"),
-    },
-    Source {
-        path: "/icon.svg",
-        content_type: "image/svg+xml",
-        bytes: include_bytes!("icon.svg"),
-    },
+    source("/", HTML, include_bytes!("index.html")),
+    source("/app.css", CSS, include_bytes!("app.css")),
+    source("/app.js", JAVASCRIPT, include_bytes!("app.js")),
+    source("/api.js", JAVASCRIPT, include_bytes!("api.js")),
+    source("/board.js", JAVASCRIPT, include_bytes!("board.js")),
+    source("/sw.js", JAVASCRIPT, include_bytes!("sw.js")),
+    source(
+        "/manifest.webmanifest",
+        MANIFEST,
+        include_bytes!("manifest.webmanifest"),
+    ),
+    source("/icon.svg", SVG, include_bytes!("icon.svg")),
 ];
+
+/// A [`Source`], in one line of the table.
+const fn source(path: &'static str, content_type: &'static str, bytes: &'static [u8]) -> Source {
+    Source {
+        path,
+        content_type,
+        bytes,
+    }
+}
 
 /// A file as served: its final bytes and their validator.
 struct Asset {
