@@ -45,8 +45,7 @@ pub fn init(format: LogFormat) -> Option<WorkerGuard> {
         .with_env_filter(filter)
         .with_ansi(ansi)
         .with_writer(writer);
-    // tracing-subscriber's own formats: a hand-written text format measured no faster at
-    // the service's load (benches/runs/2026-12-03-log-formatter.md).
+    // tracing-subscriber's own formats: a hand-written text one gained nothing measurable.
     let installed = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
