@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | easy | up to 2.3 | singles: last value, hidden singles, naked singles, and the "direct" intersections and hidden pair that yield a single at once |
 //! | medium | 2.4 to 3.9 | the direct hidden triple, pointing and claiming, naked and hidden pairs, the naked triple, X-wing, swordfish |
-//! | hard | 4.0 to 6.4 | the hidden triple, chains of two to four strong links on one digit (skyscraper, two-string kite, turbot fish), XY-, XYZ-, WXYZ- and VWXYZ-wings, unique rectangles, quads, jellyfish, bivalue universal graves (SE 5.6-6.0), aligned pair exclusion (6.2) |
+//! | hard | 4.0 to 6.4 | the hidden triple, chains of two to four strong links on one digit (skyscraper, two-string kite, turbot fish), XY-, XYZ-, WXYZ- and VWXYZ-wings, unique rectangles, quads, jellyfish, bivalue universal graves (SE 5.6-6.0) |
 //! | expert | 6.5 to 8.1 | one chain at a time: X- and Y-cycles, X-chains, finned fish and W-wings (rated as the chains they are), XY-chains, bidirectional cycles, AICs, SE's forcing chains (7.1-7.5) and Nishio (7.6-8.1) |
 //! | extreme | 8.2 and up | several chains at once: cell and region forcing chains (8.2-8.7), dynamic and nested forcing chains; and every proper puzzle the logic cannot finish |
 //!

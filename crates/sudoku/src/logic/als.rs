@@ -1,4 +1,4 @@
-//! Wings of a bivalue cell and an almost locked set: WXYZ-, VWXYZ- and UVWXYZ-wings.
+//! Wings of a bivalue cell and an almost locked set: WXYZ- and VWXYZ-wings.
 //!
 //! An almost locked set (ALS) is `k` cells of one unit holding `k + 1` digits between
 //! them: take any one digit out and the rest are locked in those cells. With a bivalue
