@@ -7,9 +7,15 @@ use clap::Parser;
 use sudoku_service::cli::{Cli, Command, generate, grade, healthcheck, solve};
 
 fn main() -> ExitCode {
+    // First: a reload sent while the server starts must not end it.
+    sudoku_service::server::catch_hangups();
+    let command = Cli::parse().into_command();
+    if !matches!(command, Command::Serve(_)) {
+        sudoku_service::server::let_hangups_end_the_process();
+    }
     // The long commands draw a progress bar only for a person watching.
     let show_progress = std::io::stderr().is_terminal();
-    match Cli::parse().into_command() {
+    match command {
         Command::Serve(config) => sudoku_service::server::run_from_config(&config),
         Command::Solve(args) => solve::run(
             &args,

@@ -48,7 +48,8 @@ pub async fn serve(
 /// shutdown drains both.
 ///
 /// While it serves, the rate limiter forgets idle clients every [`SWEEP_INTERVAL`], and
-/// SIGHUP reads the API keys file again (a file that cannot be taken keeps the old keys).
+/// SIGHUP reads the API keys file again (a file that cannot be taken keeps the old keys;
+/// without one it is logged and nothing else happens).
 ///
 /// # Errors
 /// As [`serve`].
@@ -165,9 +166,7 @@ impl Background {
             }));
         }
         #[cfg(unix)]
-        if gate.keys().is_on() {
-            tasks.push(tokio::spawn(reload_keys_on_hangup(Arc::clone(gate))));
-        }
+        tasks.push(tokio::spawn(reload_keys_on_hangup(Arc::clone(gate))));
         Background(tasks)
     }
 
@@ -178,8 +177,43 @@ impl Background {
     }
 }
 
-/// Reads the API keys file again on each SIGHUP; requests in flight and open connections
-/// carry on, and a file that cannot be taken leaves the old keys in force.
+/// Set by a SIGHUP that came before the server listened for them (see [`catch_hangups`]).
+#[cfg(unix)]
+static EARLY_HANGUP: std::sync::OnceLock<Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// Whether SIGHUP ends the process: true for every command but the server's.
+#[cfg(unix)]
+static HANGUP_ENDS_THE_PROCESS: std::sync::OnceLock<Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// Catches SIGHUP from here on, for `main` to call first: its default action ends the
+/// process, and an operator's reload may come while the server is still starting. One that
+/// comes before the server listens is handled as soon as it does.
+pub fn catch_hangups() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::SIGHUP;
+        use std::sync::atomic::AtomicBool;
+        let early = EARLY_HANGUP.get_or_init(|| Arc::new(AtomicBool::new(false)));
+        let ends = HANGUP_ENDS_THE_PROCESS.get_or_init(|| Arc::new(AtomicBool::new(false)));
+        // Only fails for signals that cannot be caught, which SIGHUP is not.
+        let _ = signal_hook::flag::register_conditional_default(SIGHUP, Arc::clone(ends));
+        let _ = signal_hook::flag::register(SIGHUP, Arc::clone(early));
+    }
+}
+
+/// SIGHUP ends the process again, as it should a command line whose terminal has closed.
+pub fn let_hangups_end_the_process() {
+    #[cfg(unix)]
+    if let Some(ends) = HANGUP_ENDS_THE_PROCESS.get() {
+        ends.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Reads the API keys file again on each SIGHUP (and once for one that came before this
+/// listened); requests in flight and open connections carry on, and a file that cannot be
+/// taken leaves the old keys in force. Without a keys file it says there is nothing to do.
 #[cfg(unix)]
 async fn reload_keys_on_hangup(gate: Arc<Gate>) {
     use tokio::signal::unix::{SignalKind, signal};
@@ -190,11 +224,26 @@ async fn reload_keys_on_hangup(gate: Arc<Gate>) {
             return;
         }
     };
+    let early = EARLY_HANGUP
+        .get()
+        .is_some_and(|early| early.swap(false, std::sync::atomic::Ordering::SeqCst));
+    if early {
+        reload_keys(&gate);
+    }
     while hangups.recv().await.is_some() {
-        match gate.keys().reload() {
-            Ok(count) => tracing::info!(keys = count, "API keys reloaded"),
-            Err(err) => tracing::error!(%err, "API keys not reloaded: the old ones stay"),
-        }
+        reload_keys(&gate);
+    }
+}
+
+#[cfg(unix)]
+fn reload_keys(gate: &Gate) {
+    if !gate.keys().is_on() {
+        tracing::info!("SIGHUP: no API keys file is set, nothing to reload");
+        return;
+    }
+    match gate.keys().reload() {
+        Ok(count) => tracing::info!(keys = count, "API keys reloaded"),
+        Err(err) => tracing::error!(%err, "API keys not reloaded: the old ones stay"),
     }
 }
 

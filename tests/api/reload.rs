@@ -1,7 +1,8 @@
 //! The API keys file read again on SIGHUP, by the real binary: a key taken out stops
 //! working and a new one starts, on a keep-alive connection opened before the reload and
 //! still open after it; a file that cannot be taken keeps the old keys; no key ever
-//! appears in the logs (at debug level), the label does.
+//! appears in the logs (at debug level), the label does. A SIGHUP while the server starts,
+//! or without a keys file, is logged and ends nothing.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -31,9 +32,20 @@ struct Server {
 
 impl Server {
     fn start(keys: &TempFile) -> Server {
-        let mut child = binary()
+        let mut server = Server::spawn(Some(keys));
+        server.wait_until_listening();
+        server
+    }
+
+    /// The binary, started with `keys` as its keys file (none when `None`), not yet waited
+    /// for.
+    fn spawn(keys: Option<&TempFile>) -> Server {
+        let mut command = binary();
+        if let Some(keys) = keys {
+            command.env("SUDOKU_API_KEYS_FILE", keys.path());
+        }
+        let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0"])
-            .env("SUDOKU_API_KEYS_FILE", keys.path())
             .env("SUDOKU_LOG_FORMAT", "json")
             .env("RUST_LOG", "debug")
             .stdin(Stdio::null())
@@ -50,20 +62,21 @@ impl Server {
                 }
             }
         });
-        let mut server = Server {
+        Server {
             child,
             addr: "0.0.0.0:0".parse().unwrap(),
             lines,
             log: Vec::new(),
-        };
-        let listening = server.wait_for("listening");
-        let addr = serde_json::from_str::<Value>(&listening).unwrap()["addr"]
+        }
+    }
+
+    fn wait_until_listening(&mut self) {
+        let listening = self.wait_for("listening");
+        self.addr = serde_json::from_str::<Value>(&listening).unwrap()["addr"]
             .as_str()
             .unwrap()
             .parse()
             .unwrap();
-        server.addr = addr;
-        server
     }
 
     /// The next log line whose message is `message`, every line kept.
@@ -188,4 +201,30 @@ fn sighup_swaps_the_keys_without_dropping_an_open_connection() {
         assert!(!log.contains(secret), "a key in the log:\n{log}");
     }
     println!("{} log lines, none with a key", log.lines().count());
+}
+
+#[test]
+fn a_sighup_while_starting_or_without_a_keys_file_is_logged_and_the_server_serves_on() {
+    let mut server = Server::spawn(None);
+    // As early as the process catches it, long before it listens: the default action
+    // would end it there (exit 129).
+    wait_until_sighup_is_caught(server.child.id(), "serve");
+    server.signal("HUP");
+    server.wait_until_listening();
+    // The early one is answered when the server starts listening for SIGHUP, which may be
+    // on either side of the "listening" line.
+    let nothing_to_reload = "SIGHUP: no API keys file is set, nothing to reload";
+    if !server
+        .log
+        .iter()
+        .any(|line| line.contains(nothing_to_reload))
+    {
+        server.wait_for(nothing_to_reload);
+    }
+    server.signal("HUP");
+    server.wait_for(nothing_to_reload);
+    let mut connection = BufReader::new(TcpStream::connect(server.addr).unwrap());
+    assert_eq!(solve(&mut connection, "no key needed", false), 200);
+    let (status, _) = server.stop();
+    assert!(status.success(), "{status:?}");
 }

@@ -170,3 +170,18 @@ fn closing_the_output_stops_the_run() {
         "the child closed its input by exiting"
     );
 }
+
+#[test]
+fn sighup_still_ends_solve_as_a_closed_terminal_should() {
+    use std::os::unix::process::ExitStatusExt;
+    // Stdin held open: the command waits on it for lines.
+    let mut child = spawn(&["solve"]);
+    wait_until_sighup_is_caught(child.id(), "solve");
+    let status = std::process::Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let ended = child.wait().unwrap();
+    assert_eq!(ended.signal(), Some(1), "{ended:?}");
+}

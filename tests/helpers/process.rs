@@ -37,3 +37,34 @@ pub(crate) fn run_with_stdin(args: &[&str], input: &str) -> Output {
 pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
+
+/// Whether process `pid` runs the binary with `arg` among its arguments (not the forked
+/// test process before its `exec`, whose handlers are the suite's) and catches SIGHUP now:
+/// bit 0 of `SigCgt` in its status, rather than the default action, which ends it.
+pub(crate) fn catches_sighup(pid: u32, arg: &str) -> bool {
+    let proc = format!("/proc/{pid}");
+    let cmdline = std::fs::read(format!("{proc}/cmdline")).unwrap_or_default();
+    if !cmdline
+        .split(|&byte| byte == 0)
+        .any(|a| a == arg.as_bytes())
+    {
+        return false;
+    }
+    let status = std::fs::read_to_string(format!("{proc}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & 1 != 0)
+}
+
+/// Waits, a bounded number of short polls, until [`catches_sighup`].
+pub(crate) fn wait_until_sighup_is_caught(pid: u32, arg: &str) {
+    for _ in 0..20_000 {
+        if catches_sighup(pid, arg) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(100));
+    }
+    panic!("process {pid} never caught SIGHUP");
+}
