@@ -182,12 +182,16 @@ fn parse(text: &str) -> Result<Vec<Entry>, (usize, String)> {
     let mut entries: Vec<Entry> = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let number = index + 1;
-        let line = line
-            .split_once('#')
-            .map_or(line, |(before, _)| before)
-            .trim();
-        if line.is_empty() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
             continue;
+        }
+        // A `#` after a key once cut it short, silently: comments go on lines of their own.
+        if line.contains('#') {
+            return Err((
+                number,
+                "`#` inside a line: a comment goes on a line of its own".into(),
+            ));
         }
         let mut fields = line.split_whitespace();
         let (Some(label), Some(secret), None) = (fields.next(), fields.next(), fields.next())
@@ -269,7 +273,7 @@ mod tests {
     #[test]
     fn a_key_in_clear_and_a_hashed_one_are_both_known_by_their_labels() {
         let text = format!(
-            "# two clients\n\nalpha {KEY}   # in clear\nbeta sha256:{}\n",
+            "# two clients\n\n  # in clear:\nalpha {KEY}\nbeta sha256:{}\n",
             hash_hex("another-key-of-sixteen")
         );
         let keys = keys(&text);
@@ -295,6 +299,16 @@ mod tests {
                 1,
             ),
             ("a bad hash", "alpha sha256:abc\n", 1),
+            (
+                "a # inside a key",
+                "  # ok\nalpha k3y-for-the-unit-tests#1234\n",
+                2,
+            ),
+            (
+                "a comment after a key",
+                "alpha k3y-for-the-unit-tests # old\n",
+                1,
+            ),
             (
                 "a label twice",
                 "a k3y-for-the-unit-tests\na k3y-for-the-unit-test2\n",

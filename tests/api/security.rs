@@ -40,7 +40,7 @@ const API_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
 
 fn keys_file() -> TempFile {
     TempFile::with_contents(&format!(
-        "# the keys of tests/api/security.rs\nalpha {ALPHA_KEY}\nbeta sha256:{}  # by hash\n",
+        "# the keys of tests/api/security.rs\nalpha {ALPHA_KEY}\n# by hash:\nbeta sha256:{}\n",
         hash_hex(BETA_KEY)
     ))
 }
