@@ -50,6 +50,16 @@ pub enum LogFormat {
     Json,
 }
 
+/// The header a trusted proxy names the client in; the other one is never read, so a client
+/// cannot slip in one the proxy passes on untouched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For`, the one most proxies append to.
+    XForwardedFor,
+    /// RFC 7239's `Forwarded` (its `for=` parameters).
+    Forwarded,
+}
+
 // clap shows this doc as `serve --help`'s summary (see `cli::Command`).
 /// Run the HTTP server (the default).
 #[derive(Debug, Clone, clap::Args)]
@@ -148,10 +158,14 @@ pub struct Config {
     #[arg(long, env = "SUDOKU_RATE_LIMIT_CLIENTS", value_name = "N", default_value_t = DEFAULT_RATE_LIMIT_CLIENTS)]
     pub rate_limit_clients: usize,
 
-    /// Proxies whose `Forwarded` / `X-Forwarded-For` are believed, as addresses or CIDR
-    /// ranges, comma-separated (none by default: those headers are ignored).
+    /// Proxies whose forwarding header (`--forwarded-header`) is believed, as addresses or
+    /// CIDR ranges, comma-separated (none by default: the headers are ignored).
     #[arg(long, env = "SUDOKU_TRUSTED_PROXIES", value_name = "CIDRS", value_delimiter = ',', value_parser = parse_ip_range)]
     pub trusted_proxies: Vec<IpNet>,
+
+    /// The header the trusted proxies name the client in (the other one is ignored).
+    #[arg(long, env = "SUDOKU_FORWARDED_HEADER", value_enum, value_name = "HEADER", default_value_t = ForwardedHeader::XForwardedFor)]
+    pub forwarded_header: ForwardedHeader,
 
     /// Log line format; the level is set by `RUST_LOG` (default: info).
     #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]

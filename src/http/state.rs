@@ -109,7 +109,7 @@ impl AppState {
         let gate = Gate::new(
             keys,
             limits,
-            TrustedProxies::new(config.trusted_proxies.clone()),
+            TrustedProxies::new(config.trusted_proxies.clone(), config.forwarded_header),
             Arc::clone(&metrics),
             config.batch_body_limit,
         );

@@ -267,9 +267,16 @@ async fn clients_are_told_apart_by_address_and_forwarding_headers_count_only_fro
         let forwarded = solve(&proxy, &[("x-forwarded-for", client)]).await;
         assert_eq!(forwarded.status, 200, "{client} behind the proxy");
     }
-    solve(&proxy, &[("forwarded", "for=198.51.100.1")])
+    // The proxy names clients in X-Forwarded-For: a Forwarded of the client's own making
+    // picks no bucket, whatever it says.
+    for made_up in ["for=203.0.113.50", "for=unknown", "for=_hidden"] {
+        solve(
+            &proxy,
+            &[("forwarded", made_up), ("x-forwarded-for", "198.51.100.1")],
+        )
         .await
-        .assert_problem(429, "rate_limited", "the same client in Forwarded");
+        .assert_problem(429, "rate_limited", made_up);
+    }
     let v6 = solve(&proxy, &[("x-forwarded-for", "2001:db8:1:2::1")]).await;
     assert_eq!(v6.status, 200);
     solve(&proxy, &[("x-forwarded-for", "2001:db8:1:2:ffff::9")])
