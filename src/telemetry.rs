@@ -6,11 +6,18 @@
 //! one `write`, then pauses for [`WRITER_PAUSE`] ([`Paced`]): under load the lines of that
 //! pause leave together, and a request's line does not wake the thread (a futex wake, two
 //! context switches and a `write` per line cost /solve more CPU than its solve).
+//!
+//! When stderr stops draining (a stalled collector, a full pipe or disk) and the queue is
+//! full, lines are dropped rather than waited for: counted in `/metrics`
+//! (`log_lines_dropped_total`) and told in the log once a line reaches it again.
 
 use std::io::{self, BufWriter};
+use std::sync::LazyLock;
 use std::time::Duration;
 
-use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
+use prometheus_client::metrics::counter::Counter;
+
+use tracing_appender::non_blocking::{ErrorCounter, NonBlockingBuilder, WorkerGuard};
 use tracing_subscriber::EnvFilter;
 
 use crate::config::LogFormat;
@@ -34,12 +41,14 @@ const WRITE_BUFFER: usize = 64 * 1024;
 #[must_use = "dropping the guard stops the log writer"]
 pub fn init(format: LogFormat) -> Option<WorkerGuard> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    // Not lossy: a burst waits for the writer rather than losing lines. The queue's slots
-    // are allocated up front (the default, 128,000 lines, is 4 MB of resident memory).
+    // Lossy: a log sink that stops draining (a stalled collector, a full pipe) must never
+    // stop serving; what is dropped is counted. The queue's slots are allocated up front
+    // (the default, 128,000 lines, is 4 MB of resident memory).
     let (writer, guard) = NonBlockingBuilder::default()
-        .lossy(false)
+        .lossy(true)
         .buffered_lines_limit(LINES_QUEUED)
         .finish(Paced::new(std::io::stderr(), WRITER_PAUSE));
+    let dropped = writer.error_counter();
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -50,7 +59,45 @@ pub fn init(format: LogFormat) -> Option<WorkerGuard> {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
-    installed.ok().map(|()| guard)
+    installed.ok()?;
+    let reporter = std::thread::Builder::new().name("log-drops".into());
+    // Without the thread the drops are still counted, only not told in the log.
+    let _ = reporter.spawn(move || report_drops(&dropped));
+    Some(guard)
+}
+
+/// Log lines dropped because the log output was not draining, since the start; also in
+/// `/metrics`.
+pub fn dropped_log_lines() -> Counter {
+    DROPPED_LOG_LINES.clone()
+}
+
+static DROPPED_LOG_LINES: LazyLock<Counter> = LazyLock::new(Counter::default);
+
+/// How often the drops are looked at: how late `/metrics` and the log hear of them.
+const DROP_CHECK_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Forever: copies the writer's count of dropped lines into [`dropped_log_lines`], and tells
+/// the log how many went once a line can reach it again (a line that is itself dropped is
+/// counted and told with the next).
+fn report_drops(dropped: &ErrorCounter) {
+    let mut counted = 0;
+    let mut told = 0;
+    loop {
+        std::thread::sleep(DROP_CHECK_INTERVAL);
+        let now = dropped.dropped_lines() as u64;
+        DROPPED_LOG_LINES.inc_by(now - counted);
+        counted = now;
+        if now > told {
+            tracing::warn!(
+                dropped = now - told,
+                "log lines dropped while the log output was not draining"
+            );
+            if dropped.dropped_lines() as u64 == now {
+                told = now;
+            }
+        }
+    }
 }
 
 /// The log writer thread's output: lines gathered in a buffer, written out when the thread

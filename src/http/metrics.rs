@@ -103,6 +103,11 @@ impl Metrics {
             "Requests turned away with 401 unauthorized: no API key, or one that is not valid",
             unauthorized.clone(),
         );
+        registry.register(
+            "log_lines_dropped",
+            "Log lines dropped because the log output was not draining (a stalled collector, a full pipe)",
+            crate::telemetry::dropped_log_lines(),
+        );
         let build = Family::<BuildLabels, Gauge>::default();
         build
             .get_or_create(&BuildLabels {

@@ -13,6 +13,7 @@ mod generate;
 mod grade;
 mod hint;
 mod hostile;
+mod log_sink;
 mod ops;
 mod overload;
 mod page;

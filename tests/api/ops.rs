@@ -38,6 +38,7 @@ async fn health_readiness_spec_and_metrics_answer() {
         "solver_duration_seconds_count 1",
         "solves_in_flight 0",
         "overloaded_rejections_total 0",
+        "log_lines_dropped_total ",
         "build_info{version=",
     ] {
         assert!(text.contains(needle), "metrics lack {needle:?}:\n{text}");

@@ -1,0 +1,105 @@
+//! A log output that stops draining never stops serving: the real binary with its stderr a
+//! pipe that nobody reads once it has said where it listens. Lines past the queue and the
+//! pipe are dropped, counted in `/metrics`; every request is still answered, and once the
+//! pipe is read again the log says how many lines went.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::helpers::*;
+
+/// Requests that each log a line: more than the log queue (8,192 lines) and a pipe's
+/// buffer (64 KiB, a few hundred lines) hold together.
+const REQUESTS: usize = 12_000;
+
+/// One `GET` on an open keep-alive connection; its status and body.
+fn get(connection: &mut BufReader<TcpStream>, path: &str) -> (u16, String) {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    connection.get_mut().write_all(request.as_bytes()).unwrap();
+    let mut status_line = String::new();
+    connection.read_line(&mut status_line).unwrap();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {status_line:?}"));
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        connection.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    connection.read_exact(&mut body).unwrap();
+    (status, String::from_utf8(body).unwrap())
+}
+
+#[test]
+fn a_log_pipe_nobody_reads_drops_lines_and_every_request_is_answered() {
+    let mut child = binary()
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "info")
+        .env("SUDOKU_LOG_FORMAT", "text")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read up to the line that names the address, then never again (the pipe stays open).
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut addr: Option<SocketAddr> = None;
+    for _ in 0..100 {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if let Some(rest) = line.split("addr=").nth(1) {
+            addr = rest.split_whitespace().next().and_then(|a| a.parse().ok());
+            break;
+        }
+    }
+    let addr = addr.expect("the server says where it listens");
+    let stream = TcpStream::connect(addr).unwrap();
+    // A request that waited on a stalled log writer would wait forever: this turns that
+    // into a failure.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut connection = BufReader::new(stream);
+    for _ in 0..REQUESTS {
+        assert_eq!(get(&mut connection, "/no-such-page").0, 404);
+    }
+    // The count reaches /metrics within a second or so; bounded polls.
+    let mut dropped = 0.0;
+    for _ in 0..100 {
+        let (status, body) = get(&mut connection, "/metrics");
+        assert_eq!(status, 200);
+        dropped = body
+            .lines()
+            .find_map(|line| line.strip_prefix("log_lines_dropped_total "))
+            .map_or(0.0, |value| value.trim().parse().unwrap());
+        if dropped > 0.0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(dropped > 0.0, "no dropped line counted");
+    // Drained again, the log says how many went (within the lines queued and the pipe's).
+    let told = (0..3 * REQUESTS).any(|_| {
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap() > 0
+            && line.contains("log lines dropped while the log output was not draining")
+    });
+    assert!(told, "the log never told of the dropped lines");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
