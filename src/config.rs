@@ -132,6 +132,17 @@ pub struct Config {
     )]
     pub shutdown_delay: u64,
 
+    /// Seconds the drain after SIGTERM may take at most: connections still open then (a
+    /// client that does not read its answer, say) are closed and the process exits 0. A
+    /// second SIGTERM or Ctrl-C exits at once.
+    #[arg(
+        long,
+        env = "SUDOKU_SHUTDOWN_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 20
+    )]
+    pub shutdown_timeout: u64,
+
     /// A second address that serves /metrics, /healthz and /readyz (for Prometheus and
     /// probes, kept off the internet); when set, /metrics on the main address answers 404.
     #[arg(long, env = "SUDOKU_ADMIN_LISTEN", value_name = "ADDR")]

@@ -80,6 +80,7 @@ pub async fn serve_with_admin(
     let admin = admin.map(|listener| (listener, http::admin::router(state.clone())));
     let app = router(state);
     let delay = std::time::Duration::from_secs(config.shutdown_delay);
+    let drain_limit = Duration::from_secs(config.shutdown_timeout);
     let shutdown = async move {
         shutdown.await;
         readiness.set_not_ready();
@@ -128,7 +129,15 @@ pub async fn serve_with_admin(
     }
     drop(listener);
     drop(admin);
-    graceful.shutdown().await;
+    tokio::select! {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(drain_limit) => {
+            tracing::warn!(?drain_limit, "drain time is up: closing the connections left");
+        }
+        () = shutdown_signal() => {
+            tracing::warn!("a second signal: closing the connections left");
+        }
+    }
     background.stop();
     Ok(())
 }
@@ -286,7 +295,7 @@ pub fn run_from_config(config: &Config) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         let addr = config.listen_addr();
         let listener = match TcpListener::bind(addr).await {
             Ok(listener) => listener,
@@ -319,5 +328,8 @@ pub fn run_from_config(config: &Config) -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-    })
+    });
+    // A solver job still running when the drain ended is not waited for long.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    code
 }

@@ -20,5 +20,6 @@ mod page;
 mod reload;
 mod security;
 mod server;
+mod shutdown;
 mod solve;
 mod validate;
