@@ -3,7 +3,7 @@
 //! pipe are dropped, counted in `/metrics`; every request is still answered, and once the
 //! pipe is read again the log says how many lines went.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpStream};
 use std::process::Stdio;
 use std::time::Duration;
@@ -16,31 +16,10 @@ const REQUESTS: usize = 12_000;
 
 /// One `GET` on an open keep-alive connection; its status and body.
 fn get(connection: &mut BufReader<TcpStream>, path: &str) -> (u16, String) {
-    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n");
-    connection.get_mut().write_all(request.as_bytes()).unwrap();
-    let mut status_line = String::new();
-    connection.read_line(&mut status_line).unwrap();
-    let status = status_line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("no status line: {status_line:?}"));
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        connection.read_line(&mut line).unwrap();
-        if line.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':') {
-            if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().unwrap();
-            }
-        }
-    }
-    let mut body = vec![0; length];
-    connection.read_exact(&mut body).unwrap();
-    (status, String::from_utf8(body).unwrap())
+    exchange(
+        connection,
+        &format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+    )
 }
 
 #[test]

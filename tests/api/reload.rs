@@ -4,9 +4,9 @@
 //! appears in the logs (at debug level), the label does. A SIGHUP while the server starts,
 //! or without a keys file, is logged and ends nothing.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::BufReader;
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -40,28 +40,12 @@ impl Server {
     /// The binary, started with `keys` as its keys file (none when `None`), not yet waited
     /// for.
     fn spawn(keys: Option<&TempFile>) -> Server {
-        let mut command = binary();
-        if let Some(keys) = keys {
-            command.env("SUDOKU_API_KEYS_FILE", keys.path());
+        let keys_file = keys.map(|keys| keys.path().to_string_lossy().into_owned());
+        let mut envs = vec![("SUDOKU_LOG_FORMAT", "json"), ("RUST_LOG", "debug")];
+        if let Some(path) = &keys_file {
+            envs.push(("SUDOKU_API_KEYS_FILE", path));
         }
-        let mut child = command
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .env("SUDOKU_LOG_FORMAT", "json")
-            .env("RUST_LOG", "debug")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (sender, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, lines) = spawn_logging(&["serve", "--listen", "127.0.0.1:0"], &envs);
         Server {
             child,
             addr: "0.0.0.0:0".parse().unwrap(),
@@ -130,31 +114,7 @@ fn solve(connection: &mut BufReader<TcpStream>, key: &str, bearer: bool) -> u16 
          Content-Length: {}\r\n{credential}\r\n\r\n{body}",
         body.len()
     );
-    connection.get_mut().write_all(request.as_bytes()).unwrap();
-    let mut status_line = String::new();
-    connection.read_line(&mut status_line).unwrap();
-    let status = status_line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("no status line: {status_line:?} (connection closed?)"));
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        connection.read_line(&mut line).unwrap();
-        if line.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':') {
-            assert!(!name.eq_ignore_ascii_case("connection") || !value.contains("close"));
-            if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().unwrap();
-            }
-        }
-    }
-    let mut body = vec![0; length];
-    connection.read_exact(&mut body).unwrap();
-    status
+    exchange(connection, &request).0
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -12,30 +12,16 @@ use crate::helpers::*;
 
 /// The server with its drain limited to `drain_seconds`, its address and its log lines.
 fn start(drain_seconds: &str) -> (Child, SocketAddr, Receiver<String>) {
-    let mut child = binary()
-        .args([
+    let (child, lines) = spawn_logging(
+        &[
             "serve",
             "--listen",
             "127.0.0.1:0",
             "--shutdown-timeout",
             drain_seconds,
-        ])
-        .env("RUST_LOG", "info")
-        .env("SUDOKU_LOG_FORMAT", "text")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let (sender, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in stderr.lines().map_while(Result::ok) {
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
+        ],
+        &[("RUST_LOG", "info"), ("SUDOKU_LOG_FORMAT", "text")],
+    );
     let addr = wait_for(&lines, "listening")
         .split("addr=")
         .nth(1)

@@ -68,3 +68,64 @@ pub(crate) fn wait_until_sighup_is_caught(pid: u32, arg: &str) {
     }
     panic!("process {pid} never caught SIGHUP");
 }
+
+/// Writes `request` on an open keep-alive connection and reads the answer: its status and
+/// body. Panics if the server means to close the connection.
+pub(crate) fn exchange(
+    connection: &mut std::io::BufReader<std::net::TcpStream>,
+    request: &str,
+) -> (u16, String) {
+    use std::io::{BufRead, Read};
+    connection.get_mut().write_all(request.as_bytes()).unwrap();
+    let mut status_line = String::new();
+    connection.read_line(&mut status_line).unwrap();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {status_line:?} (connection closed?)"));
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        connection.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            assert!(!name.eq_ignore_ascii_case("connection") || !value.contains("close"));
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    connection.read_exact(&mut body).unwrap();
+    (status, String::from_utf8(body).unwrap())
+}
+
+/// The binary started with `args` and `envs`, stdin and stdout closed, and its stderr lines
+/// as they come (read by a thread of their own, so the pipe never fills).
+pub(crate) fn spawn_logging(
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    let mut child = binary()
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, lines)
+}
