@@ -84,11 +84,7 @@ impl Server {
     }
 
     fn signal(&self, name: &str) {
-        let status = std::process::Command::new("sh")
-            .args(["-c", &format!("kill -{name} {}", self.child.id())])
-            .status()
-            .unwrap();
-        assert!(status.success(), "kill -{name}");
+        send_signal(self.child.id(), name);
     }
 
     /// Stops the server with SIGTERM; its exit status, and the whole log.

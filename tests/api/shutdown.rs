@@ -59,14 +59,6 @@ fn a_client_that_never_reads(addr: SocketAddr) -> TcpStream {
     stream
 }
 
-fn signal(child: &Child, name: &str) {
-    let status = std::process::Command::new("kill")
-        .args([&format!("-{name}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success(), "kill -{name}");
-}
-
 /// The exit status, if the process ends within `polls` tenths of a second.
 fn exit_within(child: &mut Child, polls: u32) -> Option<ExitStatus> {
     for _ in 0..polls {
@@ -82,7 +74,7 @@ fn exit_within(child: &mut Child, polls: u32) -> Option<ExitStatus> {
 fn sigterm_ends_the_drain_when_its_time_is_up_even_with_a_client_that_never_reads() {
     let (mut child, addr, lines) = start("1");
     let _stuck = a_client_that_never_reads(addr);
-    signal(&child, "TERM");
+    send_signal(child.id(), "TERM");
     wait_for(&lines, "drain time is up");
     let status = exit_within(&mut child, 100);
     if status.is_none() {
@@ -95,14 +87,14 @@ fn sigterm_ends_the_drain_when_its_time_is_up_even_with_a_client_that_never_read
 fn a_second_signal_ends_the_drain_at_once() {
     let (mut child, addr, lines) = start("600");
     let _stuck = a_client_that_never_reads(addr);
-    signal(&child, "TERM");
+    send_signal(child.id(), "TERM");
     wait_for(&lines, "shutting down");
     // Still draining: the client holds its connection and the limit is ten minutes away.
     assert!(
         exit_within(&mut child, 5).is_none(),
         "ended without a second signal"
     );
-    signal(&child, "INT");
+    send_signal(child.id(), "INT");
     wait_for(&lines, "a second signal");
     let status = exit_within(&mut child, 100);
     if status.is_none() {

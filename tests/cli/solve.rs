@@ -177,11 +177,7 @@ fn sighup_still_ends_solve_as_a_closed_terminal_should() {
     // Stdin held open: the command waits on it for lines.
     let mut child = spawn(&["solve"]);
     wait_until_sighup_is_caught(child.id(), "solve");
-    let status = std::process::Command::new("kill")
-        .args(["-HUP", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    send_signal(child.id(), "HUP");
     let ended = child.wait().unwrap();
     assert_eq!(ended.signal(), Some(1), "{ended:?}");
 }

@@ -129,3 +129,12 @@ pub(crate) fn spawn_logging(
     });
     (child, lines)
 }
+
+/// Sends the signal `name` (`HUP`, `TERM`, ...) to process `pid`, by `kill`.
+pub(crate) fn send_signal(pid: u32, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{name} {pid}");
+}
