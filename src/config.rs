@@ -143,6 +143,24 @@ pub struct Config {
     )]
     pub shutdown_timeout: u64,
 
+    /// Connections the public address holds open at once; past it a connection gets one
+    /// answer (the probes theirs, anything else 503 `overloaded`) and is closed [default:
+    /// 10,000, or fewer when the file-descriptor limit, raised to its hard limit at start,
+    /// leaves less past the 64 kept for the admin address and the process].
+    #[arg(long, env = "SUDOKU_MAX_CONNECTIONS", value_name = "N")]
+    pub max_connections: Option<NonZeroUsize>,
+
+    /// Seconds an answer may wait for its client to read any of it; then the connection is
+    /// closed. A slow reader that keeps reading is never cut off.
+    #[arg(
+        long,
+        env = "SUDOKU_WRITE_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub write_timeout: u64,
+
     /// A second address that serves /metrics, /healthz and /readyz (for Prometheus and
     /// probes, kept off the internet); when set, /metrics on the main address answers 404.
     #[arg(long, env = "SUDOKU_ADMIN_LISTEN", value_name = "ADDR")]

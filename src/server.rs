@@ -1,5 +1,7 @@
 //! Starting the server: bind, serve, and shut down gracefully.
 
+pub mod connections;
+
 use std::future::Future;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -14,24 +16,36 @@ use axum::http::Request;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
+use prometheus_client::metrics::counter::Counter;
+
 use crate::config::Config;
 use crate::http::gate::Gate;
+use crate::http::metrics::ConnectionCounters;
 use crate::http::{self, AppState, router};
+use connections::{
+    ADMIN_CONNECTIONS, Budget, OVERFLOW_CONNECTIONS, OVERFLOW_TIMEOUT, Slot, WriteDeadline,
+};
 
 /// Serves the API on an already-bound listener until `shutdown` completes, then lets
 /// in-flight requests finish. Readiness turns false as soon as shutdown begins.
 ///
 /// HTTP/1.1 only, as `axum::serve` was built here. Each connection must send a request's
-/// whole head within the request timeout (counted from the connection's start, and again
-/// for each request on a kept-alive one, so idle connections close too), or it is closed:
-/// with `axum::serve`, which sets hyper no timer, a client that never finished its headers
-/// held its connection forever. The body and the handler are bounded by the same timeout
-/// in the router.
+/// whole head within the request timeout (its first byte within that time of the
+/// connection's start, then the rest within that time again, and the same for each request
+/// on a kept-alive one, so idle connections close too), or it is closed: with
+/// `axum::serve`, which sets hyper no timer, a client that never finished its headers held
+/// its connection forever. The body and the handler are bounded by the same timeout in the
+/// router. An answer the client reads none of for the write timeout closes its connection.
+///
+/// Connections are counted: past the public cap (`--max-connections`) a few more get one
+/// answer each (the probes theirs, everything else 503 `overloaded`) and the rest are
+/// closed unanswered; the admin address takes its own few. File descriptors for those are
+/// kept back from the cap, so that a flood never leaves the process unable to accept.
 ///
 /// # Errors
 /// An I/O error from accepting connections, or `InvalidInput` when the configuration is
@@ -74,11 +88,46 @@ pub async fn serve_with_admin(
             "per-client rate limit on"
         );
     }
+    let cap = connections::connection_cap(
+        config.max_connections,
+        connections::raise_descriptor_limit(),
+    )
+    .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidInput, err))?;
+    tracing::info!(
+        max_connections = cap,
+        write_timeout_s = config.write_timeout,
+        "connections bounded"
+    );
     let readiness = std::sync::Arc::clone(&state.readiness);
     let head_timeout = state.limits.request_timeout.max(Duration::from_secs(1));
+    let write_timeout = Duration::from_secs(config.write_timeout);
     let background = Background::start(&state.gate);
-    let admin = admin.map(|listener| (listener, http::admin::router(state.clone())));
-    let app = router(state);
+    let metrics = Arc::clone(&state.metrics);
+    let public = metrics.public_connections();
+    let overflow_door = Door::new(
+        http::admin::overflow_router(state.clone()),
+        (OVERFLOW_TIMEOUT, OVERFLOW_TIMEOUT),
+        Budget::new(OVERFLOW_CONNECTIONS, public.open.clone()),
+        public,
+    )
+    .one_request_each();
+    let public_door = Door::new(
+        router(state.clone()),
+        (head_timeout, write_timeout),
+        Budget::new(cap, public.open.clone()),
+        public,
+    )
+    .overflowing_into(overflow_door);
+    let admin = admin.map(|listener| {
+        let counters = metrics.admin_connections();
+        let door = Door::new(
+            http::admin::router(state),
+            (head_timeout, write_timeout),
+            Budget::new(ADMIN_CONNECTIONS, counters.open.clone()),
+            counters,
+        );
+        (listener, door)
+    });
     let delay = std::time::Duration::from_secs(config.shutdown_delay);
     let drain_limit = Duration::from_secs(config.shutdown_timeout);
     let shutdown = async move {
@@ -90,16 +139,12 @@ pub async fn serve_with_admin(
         }
         tracing::info!("shutting down: finishing in-flight requests");
     };
-    let mut builder = http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(head_timeout);
-    let graceful = GracefulShutdown::new();
+    let drain = Drain::default();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let (accepted, app) = tokio::select! {
-            accepted = listener.accept() => (accepted, &app),
-            (accepted, app) = accept_admin(admin.as_ref()) => (accepted, app),
+        let (accepted, door) = tokio::select! {
+            accepted = listener.accept() => (accepted, &public_door),
+            (accepted, door) = accept_admin(admin.as_ref()) => (accepted, door),
             () = &mut shutdown => break,
         };
         let (stream, peer) = match accepted {
@@ -111,26 +156,23 @@ pub async fn serve_with_admin(
                 continue;
             }
         };
-        // Answers are small and written at once: do not let Nagle hold them.
-        let _ = stream.set_nodelay(true);
-        // The peer address, for the rate limit's client, as axum's `ConnectInfo`.
-        let service =
-            TowerToHyperService::new(app.clone().map_request(move |request: Request<Incoming>| {
-                let mut request = request.map(Body::new);
-                request.extensions_mut().insert(ConnectInfo(peer));
-                request
-            }));
-        let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
-        tokio::spawn(async move {
-            if let Err(err) = connection.await {
-                tracing::debug!(%err, "connection ended with an error");
-            }
-        });
+        if let Some(slot) = door.budget.admit() {
+            door.serve(stream, peer, slot, &drain);
+            continue;
+        }
+        door.refused.inc();
+        // Past the public cap, a few more get an answer; past those, and past the admin
+        // address's cap, the connection is closed unanswered.
+        if let Some(overflow) = &door.overflow
+            && let Some(slot) = overflow.budget.admit()
+        {
+            overflow.serve(stream, peer, slot, &drain);
+        }
     }
     drop(listener);
     drop(admin);
     tokio::select! {
-        () = graceful.shutdown() => {}
+        () = drain.run() => {}
         () = tokio::time::sleep(drain_limit) => {
             tracing::warn!(?drain_limit, "drain time is up: closing the connections left");
         }
@@ -142,15 +184,129 @@ pub async fn serve_with_admin(
     Ok(())
 }
 
+/// One way in: the router connections are served with, how long a request head and an
+/// unread answer may take, and how many connections may be open at once.
+struct Door {
+    app: Router,
+    builder: http1::Builder,
+    head_timeout: Duration,
+    write_timeout: Duration,
+    budget: Budget,
+    refused: Counter,
+    write_stalled: Counter,
+    /// Where connections go past the budget; without one they are closed unanswered.
+    overflow: Option<Box<Door>>,
+}
+
+impl Door {
+    /// A door to `app`: request heads within the first of `timeouts`, answers read within
+    /// the second, as many connections at once as `budget` has room for.
+    fn new(
+        app: Router,
+        (head_timeout, write_timeout): (Duration, Duration),
+        budget: Budget,
+        counters: &ConnectionCounters,
+    ) -> Door {
+        let mut builder = http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(head_timeout);
+        Door {
+            app,
+            builder,
+            head_timeout,
+            write_timeout,
+            budget,
+            refused: counters.refused.clone(),
+            write_stalled: counters.write_stalled.clone(),
+            overflow: None,
+        }
+    }
+
+    /// The same door, sending connections past its budget to `overflow`.
+    fn overflowing_into(mut self, overflow: Door) -> Door {
+        self.overflow = Some(Box::new(overflow));
+        self
+    }
+
+    /// The same door, closing each connection after its first answer.
+    fn one_request_each(mut self) -> Door {
+        self.builder.keep_alive(false);
+        self
+    }
+
+    /// Serves the connection on its own task, holding `slot` until it ends. Until its first
+    /// byte comes it is only waited on, within the request head's timeout: hyper's buffers
+    /// (16 KB a connection) are made for clients that speak, not for an idle flood.
+    fn serve(&self, stream: TcpStream, peer: SocketAddr, slot: Slot, drain: &Drain) {
+        // Answers are small and written at once: do not let Nagle hold them.
+        let _ = stream.set_nodelay(true);
+        let app = self.app.clone();
+        let builder = self.builder.clone();
+        let (head_timeout, write_timeout) = (self.head_timeout, self.write_timeout);
+        let write_stalled = self.write_stalled.clone();
+        let (watcher, mut drain_started) = drain.watch();
+        tokio::spawn(async move {
+            // A peek, not `readable()`, which a fresh socket answers at once.
+            let mut first = [0];
+            tokio::select! {
+                peeked = stream.peek(&mut first) => if !matches!(peeked, Ok(1)) { return },
+                () = tokio::time::sleep(head_timeout) => return,
+                _ = drain_started.changed() => return,
+            }
+            // Boxed: the spawned task is as large as its largest state, and a waiting
+            // connection need not carry a served one's.
+            Box::pin(async move {
+                // The peer address, for the rate limit's client, as axum's `ConnectInfo`.
+                let service =
+                    TowerToHyperService::new(app.map_request(move |request: Request<Incoming>| {
+                        let mut request = request.map(Body::new);
+                        request.extensions_mut().insert(ConnectInfo(peer));
+                        request
+                    }));
+                let stream = WriteDeadline::new(stream, write_timeout, write_stalled);
+                let connection =
+                    watcher.watch(builder.serve_connection(TokioIo::new(stream), service));
+                if let Err(err) = connection.await {
+                    tracing::debug!(%err, "connection ended with an error");
+                }
+            })
+            .await;
+            drop(slot);
+        });
+    }
+}
+
+/// The connections' drain: hyper's graceful shutdown for those that have spoken, and a
+/// signal for those still waiting for their first byte, which are closed at once.
+#[derive(Default)]
+struct Drain {
+    graceful: GracefulShutdown,
+    started: tokio::sync::watch::Sender<()>,
+}
+
+impl Drain {
+    /// What a new connection watches: hyper's shutdown, and the drain's start.
+    fn watch(&self) -> (Watcher, tokio::sync::watch::Receiver<()>) {
+        (self.graceful.watcher(), self.started.subscribe())
+    }
+
+    /// Starts the drain; completes once every connection has ended.
+    async fn run(self) {
+        self.started.send_replace(());
+        self.graceful.shutdown().await;
+    }
+}
+
 /// How often the rate limiter forgets the clients whose bucket is full again.
 pub const SWEEP_INTERVAL: Duration = Duration::from_secs(10);
 
-/// The next connection on the admin listener, with its router; never, without one.
+/// The next connection on the admin listener, with its door; never, without one.
 async fn accept_admin(
-    admin: Option<&(TcpListener, Router)>,
-) -> (std::io::Result<(TcpStream, SocketAddr)>, &Router) {
+    admin: Option<&(TcpListener, Door)>,
+) -> (std::io::Result<(TcpStream, SocketAddr)>, &Door) {
     match admin {
-        Some((listener, app)) => (listener.accept().await, app),
+        Some((listener, door)) => (listener.accept().await, door),
         None => std::future::pending().await,
     }
 }

@@ -41,7 +41,7 @@ pub struct Cli {
 #[command(defer = true)]
 pub enum Command {
     /// Run the HTTP server (the default).
-    Serve(Config),
+    Serve(Box<Config>),
     /// Solve puzzle files (or stdin), one puzzle per line, proving uniqueness.
     Solve(solve::SolveArgs),
     /// Grade puzzle files (or stdin), one puzzle per line: the Sudoku Explainer rating and
@@ -56,7 +56,7 @@ pub enum Command {
 impl Cli {
     /// The server settings, from `serve` or from the top level.
     pub fn into_command(self) -> Command {
-        self.command.unwrap_or(Command::Serve(self.serve))
+        self.command.unwrap_or(Command::Serve(Box::new(self.serve)))
     }
 }
 

@@ -6,6 +6,7 @@ use axum::Router;
 use axum::middleware;
 use axum::routing::{MethodRouter, any, get};
 
+use super::error::ApiError;
 use super::handler;
 use super::layer;
 use super::metrics;
@@ -24,6 +25,21 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn(layer::problem_for_bare_errors))
         .layer(middleware::from_fn(layer::log_request))
         .with_state(state.clone())
+        .layer(middleware::map_response(layer::security_headers))
+}
+
+/// What a public connection past the cap is answered: the probes as ever, so that the
+/// orchestrator does not restart a server that only needs to shed connections, and 503
+/// `overloaded` to anything else. One request, then the connection closes.
+// By value, as `router`.
+#[allow(clippy::needless_pass_by_value)]
+pub fn overflow_router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(handler::healthz))
+        .route("/readyz", get(handler::readyz))
+        .fallback(|| async { ApiError::ConnectionsFull })
+        .layer(middleware::from_fn(layer::problem_for_bare_errors))
+        .with_state(state)
         .layer(middleware::map_response(layer::security_headers))
 }
 

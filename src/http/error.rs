@@ -64,6 +64,10 @@ pub enum ApiError {
     /// Every solver slot is busy and the waiting line is full.
     #[error("the server is busy; retry after {RETRY_AFTER_SECS} s")]
     Overloaded,
+    /// The public address holds as many connections as it may: this one gets this answer
+    /// and is closed.
+    #[error("the server holds as many connections as it may; retry after {RETRY_AFTER_SECS} s")]
+    ConnectionsFull,
     /// API keys are configured and the request carries no valid one.
     #[error("{0}")]
     Unauthorized(String),
@@ -110,6 +114,7 @@ impl ApiError {
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
             | ApiError::Overloaded
+            | ApiError::ConnectionsFull
             | ApiError::NotReady => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -131,7 +136,7 @@ impl ApiError {
             ApiError::MultipleSolutions(_) => "multiple_solutions",
             ApiError::GivensChanged(_) => "givens_changed",
             ApiError::SearchLimit(_) | ApiError::GenerateLimit(_) => "search_limit",
-            ApiError::Overloaded => "overloaded",
+            ApiError::Overloaded | ApiError::ConnectionsFull => "overloaded",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Timeout(_) => "timeout",
@@ -207,7 +212,7 @@ impl IntoResponse for ApiError {
         // A generator that ran out of time may well find a puzzle on the next try, and a
         // full pool frees up within a second or so: both say when to come back.
         match self {
-            ApiError::Overloaded | ApiError::GenerateLimit(_) => {
+            ApiError::Overloaded | ApiError::ConnectionsFull | ApiError::GenerateLimit(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
             }
             ApiError::RateLimited {

@@ -26,6 +26,12 @@ struct RequestLabels {
     status: u16,
 }
 
+/// Labels of one listening address's connection series.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ListenerLabels {
+    listener: String,
+}
+
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct BuildLabels {
     version: String,
@@ -43,6 +49,39 @@ pub struct Metrics {
     overloaded: Counter,
     rate_limited: Counter,
     unauthorized: Counter,
+    public_connections: ConnectionCounters,
+    admin_connections: ConnectionCounters,
+}
+
+/// The connection counts of one listening address; clones share the counts.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionCounters {
+    /// Connections open now.
+    pub open: Gauge,
+    /// Connections turned away at the cap: closed at once, or answered 503 past it.
+    pub refused: Counter,
+    /// Connections closed because their client took none of an answer for the write
+    /// timeout.
+    pub write_stalled: Counter,
+}
+
+impl ConnectionCounters {
+    /// The counters of the address named `listener`, registered in three families.
+    fn registered(
+        listener: &str,
+        open: &Family<ListenerLabels, Gauge>,
+        refused: &Family<ListenerLabels, Counter>,
+        write_stalled: &Family<ListenerLabels, Counter>,
+    ) -> ConnectionCounters {
+        let labels = ListenerLabels {
+            listener: listener.to_owned(),
+        };
+        ConnectionCounters {
+            open: open.get_or_create(&labels).clone(),
+            refused: refused.get_or_create(&labels).clone(),
+            write_stalled: write_stalled.get_or_create(&labels).clone(),
+        }
+    }
 }
 
 fn latency_histogram() -> Histogram {
@@ -108,6 +147,28 @@ impl Metrics {
             "Log lines dropped because the log output was not draining (a stalled collector, a full pipe)",
             crate::telemetry::dropped_log_lines(),
         );
+        let open = Family::<ListenerLabels, Gauge>::default();
+        let refused = Family::<ListenerLabels, Counter>::default();
+        let write_stalled = Family::<ListenerLabels, Counter>::default();
+        let public_connections =
+            ConnectionCounters::registered("public", &open, &refused, &write_stalled);
+        let admin_connections =
+            ConnectionCounters::registered("admin", &open, &refused, &write_stalled);
+        registry.register(
+            "connections_open",
+            "Connections open now, by listening address (public or admin)",
+            open,
+        );
+        registry.register(
+            "connections_refused",
+            "Connections turned away because the address's connection cap was reached",
+            refused,
+        );
+        registry.register(
+            "connections_write_stalled",
+            "Connections closed because their client read none of an answer for the write timeout",
+            write_stalled,
+        );
         let build = Family::<BuildLabels, Gauge>::default();
         build
             .get_or_create(&BuildLabels {
@@ -128,7 +189,19 @@ impl Metrics {
             overloaded,
             rate_limited,
             unauthorized,
+            public_connections,
+            admin_connections,
         }
+    }
+
+    /// The public address's connection counts.
+    pub fn public_connections(&self) -> &ConnectionCounters {
+        &self.public_connections
+    }
+
+    /// The admin address's connection counts.
+    pub fn admin_connections(&self) -> &ConnectionCounters {
+        &self.admin_connections
     }
 
     /// Records one answered request.

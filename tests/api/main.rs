@@ -7,6 +7,7 @@ mod helpers;
 
 mod adversarial;
 mod batch;
+mod connections;
 mod errors;
 mod fuzz;
 mod generate;

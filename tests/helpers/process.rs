@@ -104,12 +104,11 @@ pub(crate) fn exchange(
 }
 
 /// The binary started with `args` and `envs`, stdin and stdout closed, and its stderr lines
-/// as they come (read by a thread of their own, so the pipe never fills).
+/// as they come (see [`log_lines`]).
 pub(crate) fn spawn_logging(
     args: &[&str],
     envs: &[(&str, &str)],
 ) -> (Child, std::sync::mpsc::Receiver<String>) {
-    use std::io::BufRead;
     let mut child = binary()
         .args(args)
         .envs(envs.iter().copied())
@@ -118,6 +117,14 @@ pub(crate) fn spawn_logging(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let lines = log_lines(&mut child);
+    (child, lines)
+}
+
+/// The lines of `child`'s piped stderr as they come, read by a thread of their own, so
+/// the pipe never fills.
+pub(crate) fn log_lines(child: &mut Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
     let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
     let (sender, lines) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -127,7 +134,7 @@ pub(crate) fn spawn_logging(
             }
         }
     });
-    (child, lines)
+    lines
 }
 
 /// Sends the signal `name` (`HUP`, `TERM`, ...) to process `pid`, by `kill`.
@@ -137,4 +144,53 @@ pub(crate) fn send_signal(pid: u32, name: &str) {
         .status()
         .unwrap();
     assert!(status.success(), "kill -{name} {pid}");
+}
+
+/// The address a text-format log line names in its `addr=` field.
+pub(crate) fn logged_address(line: &str) -> std::net::SocketAddr {
+    line.split("addr=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|addr| addr.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+}
+
+/// The next log line that holds `text`.
+pub(crate) fn wait_for(lines: &std::sync::mpsc::Receiver<String>, text: &str) -> String {
+    loop {
+        let line = lines
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no {text:?} in the log"));
+        if line.contains(text) {
+            return line;
+        }
+    }
+}
+
+/// A connection asked for far more than the socket buffers hold (the 90 KB spec, 400
+/// times) and never read: the server is left writing to it.
+pub(crate) fn a_client_that_never_reads(addr: std::net::SocketAddr) -> std::net::TcpStream {
+    use std::io::BufRead;
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let requests = "GET /openapi.yaml HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(400);
+    stream.write_all(requests.as_bytes()).unwrap();
+    // The first answer's status line: the server is answering, and then nothing more is
+    // read. It fills the socket buffers within milliseconds; a pause lets it get there.
+    let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).unwrap();
+    assert!(status_line.starts_with("HTTP/1.1 200"), "{status_line}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stream
+}
+
+/// The exit status, if the process ends within `polls` tenths of a second.
+pub(crate) fn exit_within(child: &mut Child, polls: u32) -> Option<std::process::ExitStatus> {
+    for _ in 0..polls {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    None
 }
