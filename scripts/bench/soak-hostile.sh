@@ -191,7 +191,8 @@ if i:
               f"{g['connections_opened']} connections opened, {g['closed_by_server']} closed "
               f"and {g['reset_by_server']} reset by the server (after p50 {life.get('p50_ms')} ms, "
               f"max {life.get('max_ms')} ms), answers {g['answers'] or 'none'}, "
-              f"connect errors {g['connect_errors'] or 'none'}")
+              f"connect errors {g['connect_errors'] or 'none'}; {g['open_at_end']} open at "
+              f"the end, the oldest for {g['oldest_open_at_end_s']} s")
 s = groups["slow-body"]
 if s:
     print(f"== slow bodies: {s['connections_opened']} connections, {s['body_bytes_trickled']} "

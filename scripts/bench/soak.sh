@@ -29,8 +29,10 @@
 #   - non-readers: HOSTILE_NONREADERS (20) connections, SO_RCVBUF 4096, pipelining
 #     GET /openapi.yaml (up to 10,000 each) and never reading;
 #   - an idle flood: HOSTILE_IDLE (900) silent connections and HOSTILE_HALF_HEADS (100)
-#     half-sent request heads trickled a byte every 2 s, each reopened when the server
-#     closes it; with the others, more connections than SOAK_FD_LIMIT, so the caps matter;
+#     half-sent request heads trickled a byte every 2 s, opened 1 ms apart (a burst would
+#     overflow the listen backlog and leave connections the server never held), each
+#     reopened when the server closes it; with the others, more connections than
+#     SOAK_FD_LIMIT, so the caps matter;
 #   - slow bodies: HOSTILE_SLOW_BODIES (20) POST /solve, the body a byte a second;
 #   - hard batches: every 5 s a burst of HOSTILE_BATCHES (4) POST /solve/batch of
 #     HOSTILE_BATCH_BOARDS (1000, the most allowed; ~85 kB, under the 1 MiB limit) of the

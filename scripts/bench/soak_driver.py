@@ -26,8 +26,9 @@ The hostile soak (soak.sh --hostile) runs each of these as its own process, side
       GET /openapi.yaml (up to 10,000 a connection) and never read; reopened when the
       server closes them.
   soak_driver.py idle        --port P --seconds S [--concurrency 900] [--half-heads 100]
-      Connections opened and left silent, and connections that send half a request head
-      then one byte of it every 2 s (slowloris); each reopened when the server closes it.
+      Connections opened (1 ms apart) and left silent, and connections that send half a
+      request head then one byte of it every 2 s (slowloris); each reopened at once when
+      the server closes it.
   soak_driver.py slow-body   --port P --seconds S [--concurrency 20]
       POST /solve with its Content-Length, the body trickled one byte a second.
   soak_driver.py batch-burst --port P --seconds S [--concurrency 4] [--boards 1000] [--every 5]
@@ -505,12 +506,17 @@ async def idle_flood(port, deadline, silent, half_heads, key):
         + b"Content-Type: application/json\r\nX-Slow: "
     groups = {
         name: {"connections_opened": 0, "closed_by_server": 0, "reset_by_server": 0,
-               "connect_errors": {}, "answers": {}, "lifetimes": []}
+               "connect_errors": {}, "answers": {}, "lifetimes": [], "open_at_end": 0,
+               "oldest_open_at_end_s": 0}
         for name in ("silent", "half_heads")
     }
 
-    async def one(name):
+    async def one(name, place):
         stats = groups[name]
+        # Opened a millisecond apart, not all at once: a burst overflows the listen backlog
+        # (128) and the connections the kernel dropped the last ACK of are open for the
+        # client only (silent, nothing tells it), never held by the server.
+        await asyncio.sleep(place / 1000)
         while time.monotonic() < deadline:
             try:
                 reader, writer = await open_connection(port)
@@ -526,6 +532,9 @@ async def idle_flood(port, deadline, silent, half_heads, key):
                 while True:
                     left = deadline - time.monotonic()
                     if left <= 0:
+                        stats["open_at_end"] += 1
+                        stats["oldest_open_at_end_s"] = max(stats["oldest_open_at_end_s"],
+                                                            round(time.monotonic() - opened, 1))
                         break
                     try:
                         data = await asyncio.wait_for(reader.read(4096),
@@ -546,8 +555,8 @@ async def idle_flood(port, deadline, silent, half_heads, key):
                 stats["lifetimes"].append(time.monotonic() - opened)
             close(writer)
 
-    await asyncio.gather(*(one("silent") for _ in range(silent)),
-                         *(one("half_heads") for _ in range(half_heads)))
+    await asyncio.gather(*(one("silent", i) for i in range(silent)),
+                         *(one("half_heads", silent + i) for i in range(half_heads)))
     for stats in groups.values():
         lifetimes = stats.pop("lifetimes")
         stats["lifetime_until_closed"] = percentiles(lifetimes)
