@@ -56,11 +56,13 @@ group() {
     GROUP_PIDS+=($!)
 }
 
-LOAD_SECONDS=$((SECONDS_TO_RUN + 2))
+# The client and the probe start 2 s in, once the idle flood is up (it opens for 1 s), so
+# that they always meet the whole load, connecting included; the load outlasts them by 1 s.
+LOAD_SECONDS=$((SECONDS_TO_RUN + 3))
 echo "== hostile load for ${LOAD_SECONDS}s: ${HOSTILE_NONREADERS:-20} non-readers," \
     "${HOSTILE_IDLE:-900} idle + ${HOSTILE_HALF_HEADS:-100} half-sent heads," \
     "${HOSTILE_SLOW_BODIES:-20} slow bodies, bursts of ${HOSTILE_BATCHES:-4} x ${HOSTILE_BATCH_BOARDS:-1000}-board" \
-    "hard batches, ${HOSTILE_LOG_SPAM_RATE:-1000} logged 404s/s, SIGHUP every 100 ms; the well-behaved client and the admin probe for ${SECONDS_TO_RUN}s from 1 s in"
+    "hard batches, ${HOSTILE_LOG_SPAM_RATE:-1000} logged 404s/s, SIGHUP every 100 ms; the well-behaved client and the admin probe for ${SECONDS_TO_RUN}s from 2 s in"
 group watch "$((LOAD_SECONDS + 1))" --pid "$SERVER_PID"
 group hup-storm "$LOAD_SECONDS" --pid "$SERVER_PID" --keys-file "$KEYS" --every 0.1
 group nonreaders "$LOAD_SECONDS" --port "$PORT" --concurrency "${HOSTILE_NONREADERS:-20}"
@@ -72,7 +74,7 @@ group batch-burst "$LOAD_SECONDS" --port "$PORT" --concurrency "${HOSTILE_BATCHE
 if [ "${HOSTILE_LOG_SPAM_RATE:-1000}" != 0 ]; then
     group log-spam "$LOAD_SECONDS" --port "$PORT" --concurrency 2 --rate "${HOSTILE_LOG_SPAM_RATE:-1000}"
 fi
-sleep 1
+sleep 2
 group client "$SECONDS_TO_RUN" --port "$PORT"
 group admin-probe "$SECONDS_TO_RUN" --port "$ADMIN_PORT"
 

@@ -43,10 +43,11 @@
 #   - a SIGHUP storm: every 100 ms the keys file is rewritten (the soak's key and one that
 #     changes) and SIGHUP sent, so the keys are reloaded ten times a second;
 #   - a sampler of the server's RSS, open fds and threads every 0.5 s.
-# Beside them, from 1 s in, the well-behaved client (one keep-alive connection, reopened
-# only when the server closed it; POST /solve of an ordinary puzzle and GET /healthz in turn
-# every 20 ms, with the key) and a probe of the admin /healthz every 200 ms on a new
-# connection each time, as a kubelet probes. Every hostile request carries the key too.
+# Beside them, from 2 s in (the idle flood is up, so the client connects under the whole
+# load), the well-behaved client (one keep-alive connection, reopened only when the server
+# closed it; POST /solve of an ordinary puzzle and GET /healthz in turn every 20 ms, with
+# the key) and a probe of the admin /healthz every 200 ms on a new connection each time,
+# as a kubelet probes. Every hostile request carries the key too.
 # Reports the client's requests, errors by kind and p50/p99/max latency, the admin probe's
 # the same, what each hostile group did (connections opened, closed by the server, answers),
 # log_lines_dropped_total, RSS at start and end, fds, SIGHUPs sent. Fails (exit 1) if the
