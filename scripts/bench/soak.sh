@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Soak and flood the real release server on a free 127.0.0.1 port.
 #
-#   scripts/bench/soak.sh [SECONDS]           mixed load (default 60 s, at most 3600)
-#   scripts/bench/soak.sh --flood [SECONDS]   overload flood (default 30 s)
+#   scripts/bench/soak.sh [SECONDS]             mixed load (default 60 s, at most 3600)
+#   scripts/bench/soak.sh --flood [SECONDS]     overload flood (default 30 s)
+#   scripts/bench/soak.sh --hostile [SECONDS]   hostile clients beside a well-behaved one (default 60 s)
 #
 # Mixed load: SOAK_CONCURRENCY (default 32) keep-alive connections send, back to back, a
 # weighted mix of valid requests (/solve in all three forms, /validate, small batches,
@@ -20,6 +21,45 @@
 # fails on a 5xx other than 503 `overloaded`, on a /healthz failure, or if RSS after is
 # over twice RSS before.
 #
+# Hostile: the server runs with an API keys file, an admin address (--admin-listen, where
+# /metrics and the probed /healthz are), its fd limit lowered to SOAK_FD_LIMIT (default
+# 1024, `ulimit -n` in the subshell that execs it), RUST_LOG=info, and its log (stdout and
+# stderr) into a fifo this script holds open and nobody reads (a stalled log: lines must
+# be dropped, not waited for). Then for SECONDS, each group its own process:
+#   - non-readers: HOSTILE_NONREADERS (20) connections, SO_RCVBUF 4096, pipelining
+#     GET /openapi.yaml (up to 10,000 each) and never reading;
+#   - an idle flood: HOSTILE_IDLE (900) silent connections and HOSTILE_HALF_HEADS (100)
+#     half-sent request heads trickled a byte every 2 s, opened 1 ms apart (a burst would
+#     overflow the listen backlog and leave connections the server never held), each
+#     reopened when the server closes it; with the others, more connections than
+#     SOAK_FD_LIMIT, so the caps matter;
+#   - slow bodies: HOSTILE_SLOW_BODIES (20) POST /solve, the body a byte a second;
+#   - hard batches: every 5 s a burst of HOSTILE_BATCHES (4) POST /solve/batch of
+#     HOSTILE_BATCH_BOARDS (1000, the most allowed; ~85 kB, under the 1 MiB limit) of the
+#     slowest and hardest boards;
+#   - a log spammer: HOSTILE_LOG_SPAM_RATE (1000; 0 for none) cheap requests a second that
+#     the server logs at INFO (404s), over two connections, so that the log's queue (8,192
+#     lines) overflows while nobody reads the fifo;
+#   - a SIGHUP storm: every 100 ms the keys file is rewritten (the soak's key and one that
+#     changes) and SIGHUP sent, so the keys are reloaded ten times a second;
+#   - a sampler of the server's RSS, open fds and threads every 0.5 s.
+# Beside them, from 2 s in (the idle flood is up, so the client connects under the whole
+# load), the well-behaved client (one keep-alive connection, reopened only when the server
+# closed it; POST /solve of an ordinary puzzle and GET /healthz in turn every 20 ms, with
+# the key) and a probe of the admin /healthz every 200 ms on a new connection each time,
+# as a kubelet probes. Every hostile request carries the key too.
+# Reports the client's requests, errors by kind and p50/p99/max latency, the admin probe's
+# the same, what each hostile group did (connections opened, closed by the server, answers),
+# log_lines_dropped_total, RSS at start and end, fds, SIGHUPs sent. Fails (exit 1) if the
+# well-behaved client saw any error (refused, reset or closed connection, no answer within
+# 2 s, any status but 200), if the server died, or if a plain /solve after the load is not
+# answered 200; admin probe failures are reported, not failed on. Flags for the server go in
+# SOAK_SERVER_ARGS as for the other modes, e.g. the connection cap and the write timeout
+# where the build has them:
+#   SOAK_SERVER_ARGS="--max-connections 900 --write-timeout 5" scripts/bench/soak.sh --hostile 30
+# Leaves the server's log (what the fifo held, drained after the load) and a JSON of
+# every group's figures in $TMPDIR (paths printed).
+#
 # The load is made by scripts/bench/soak_driver.py (Python 3 standard library, asyncio, raw
 # HTTP/1.1): nothing to install. Server flags can be passed with SOAK_SERVER_ARGS, e.g.
 #   SOAK_SERVER_ARGS="--max-concurrent-solves 1 --max-queued-solves 4" scripts/bench/soak.sh --flood 20
@@ -27,15 +67,15 @@
 set -euo pipefail
 
 MODE=mix
-if [ "${1:-}" = "--flood" ]; then
-    MODE=flood
-    shift
-fi
+case "${1:-}" in
+    --flood) MODE=flood; shift ;;
+    --hostile) MODE=hostile; shift ;;
+esac
 DEFAULT_SECONDS=60
 [ "$MODE" = flood ] && DEFAULT_SECONDS=30
 SECONDS_TO_RUN="${1:-$DEFAULT_SECONDS}"
 if ! [[ "$SECONDS_TO_RUN" =~ ^[0-9]+$ ]] || [ "$SECONDS_TO_RUN" -lt 1 ] || [ "$SECONDS_TO_RUN" -gt 3600 ]; then
-    echo "usage: $0 [--flood] [SECONDS]   (1 to 3600)" >&2
+    echo "usage: $0 [--flood | --hostile] [SECONDS]   (1 to 3600)" >&2
     exit 2
 fi
 
@@ -47,14 +87,26 @@ LOG="$(mktemp "${TMPDIR:-/tmp}/sudoku-soak-server.XXXXXX.log")"
 SUMMARY="$(mktemp "${TMPDIR:-/tmp}/sudoku-soak-summary.XXXXXX.json")"
 PROBE="$(mktemp "${TMPDIR:-/tmp}/sudoku-soak-probe.XXXXXX.json")"
 SERVER_PID=""
+GROUP_PIDS=()  # --hostile: the load's processes
+WORK=""        # --hostile: keys file, fifo, each group's output
 
 finish() {
+    for pid in "${GROUP_PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
     if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
         kill "$SERVER_PID" 2>/dev/null || true
         for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
         kill -9 "$SERVER_PID" 2>/dev/null || true
     fi
+    for pid in "${GROUP_PIDS[@]}"; do
+        kill -9 "$pid" 2>/dev/null || true
+    done
     rm -f "$SUMMARY" "$PROBE"
+    if [ -n "$WORK" ]; then
+        exec 3>&-  # the fifo of the hostile mode's log
+        rm -rf "$WORK"
+    fi
 }
 trap finish EXIT
 trap 'exit 130' INT TERM
@@ -63,6 +115,12 @@ rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status"; }
 
 echo "== building the release binary"
 (cd "$ROOT" && cargo build --release --quiet)
+
+if [ "$MODE" = hostile ]; then
+    # shellcheck source=scripts/bench/soak-hostile.sh
+    . "$ROOT/scripts/bench/soak-hostile.sh"
+    exit "$failed"
+fi
 
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 echo "== starting the server on 127.0.0.1:$PORT (log: $LOG)"
