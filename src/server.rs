@@ -107,14 +107,18 @@ pub async fn serve_with_admin(
     let overflow_door = Door::new(
         http::admin::overflow_router(state.clone()),
         (OVERFLOW_TIMEOUT, OVERFLOW_TIMEOUT),
-        Budget::new(OVERFLOW_CONNECTIONS, public.open.clone()),
+        Budget::new(
+            OVERFLOW_CONNECTIONS,
+            public.open.clone(),
+            public.evicted.clone(),
+        ),
         public,
     )
     .one_request_each();
     let public_door = Door::new(
         router(state.clone()),
         (head_timeout, write_timeout),
-        Budget::new(cap, public.open.clone()),
+        Budget::new(cap, public.open.clone(), public.evicted.clone()),
         public,
     )
     .overflowing_into(overflow_door);
@@ -123,7 +127,11 @@ pub async fn serve_with_admin(
         let door = Door::new(
             http::admin::router(state),
             (head_timeout, write_timeout),
-            Budget::new(ADMIN_CONNECTIONS, counters.open.clone()),
+            Budget::new(
+                ADMIN_CONNECTIONS,
+                counters.open.clone(),
+                counters.evicted.clone(),
+            ),
             counters,
         );
         (listener, door)
@@ -156,17 +164,21 @@ pub async fn serve_with_admin(
                 continue;
             }
         };
-        if let Some(slot) = door.budget.admit() {
-            door.serve(stream, peer, slot, &drain);
+        if let Some(admission) = door.budget.admit() {
+            door.serve(stream, peer, admission.slot, &drain);
+            if admission.closed_another {
+                // The closed connection's task runs first and gives its descriptor back.
+                tokio::task::yield_now().await;
+            }
             continue;
         }
         door.refused.inc();
         // Past the public cap, a few more get an answer; past those, and past the admin
         // address's cap, the connection is closed unanswered.
         if let Some(overflow) = &door.overflow
-            && let Some(slot) = overflow.budget.admit()
+            && let Some(admission) = overflow.budget.admit()
         {
-            overflow.serve(stream, peer, slot, &drain);
+            overflow.serve(stream, peer, admission.slot, &drain);
         }
     }
     drop(listener);
@@ -236,8 +248,9 @@ impl Door {
     }
 
     /// Serves the connection on its own task, holding `slot` until it ends. Until its first
-    /// byte comes it is only waited on, within the request head's timeout: hyper's buffers
-    /// (16 KB a connection) are made for clients that speak, not for an idle flood.
+    /// byte comes it is only waited on, within the request head's timeout, and its slot may
+    /// go to a newer connection (see [`Budget`]): hyper's buffers (16 KB a connection) are
+    /// made for clients that speak, not for an idle flood.
     fn serve(&self, stream: TcpStream, peer: SocketAddr, slot: Slot, drain: &Drain) {
         // Answers are small and written at once: do not let Nagle hold them.
         let _ = stream.set_nodelay(true);
@@ -246,14 +259,20 @@ impl Door {
         let (head_timeout, write_timeout) = (self.head_timeout, self.write_timeout);
         let write_stalled = self.write_stalled.clone();
         let (watcher, mut drain_started) = drain.watch();
+        let mut waiting = self.budget.until_first_byte(slot);
         tokio::spawn(async move {
             // A peek, not `readable()`, which a fresh socket answers at once.
             let mut first = [0];
-            tokio::select! {
-                peeked = stream.peek(&mut first) => if !matches!(peeked, Ok(1)) { return },
-                () = tokio::time::sleep(head_timeout) => return,
-                _ = drain_started.changed() => return,
-            }
+            let spoke = tokio::select! {
+                peeked = stream.peek(&mut first) => matches!(peeked, Ok(1)),
+                () = tokio::time::sleep(head_timeout) => false,
+                _ = drain_started.changed() => false,
+                () = waiting.closed() => false,
+            };
+            // Gone to a newer connection while the first byte came, or closed.
+            let Some(slot) = spoke.then(|| waiting.spoke()).flatten() else {
+                return;
+            };
             // Boxed: the spawned task is as large as its largest state, and a waiting
             // connection need not carry a served one's.
             Box::pin(async move {

@@ -63,6 +63,8 @@ pub struct ConnectionCounters {
     /// Connections closed because their client took none of an answer for the write
     /// timeout.
     pub write_stalled: Counter,
+    /// Connections closed before their first byte to make room for a new one at the cap.
+    pub evicted: Counter,
 }
 
 impl ConnectionCounters {
@@ -72,6 +74,7 @@ impl ConnectionCounters {
         open: &Family<ListenerLabels, Gauge>,
         refused: &Family<ListenerLabels, Counter>,
         write_stalled: &Family<ListenerLabels, Counter>,
+        evicted: &Family<ListenerLabels, Counter>,
     ) -> ConnectionCounters {
         let labels = ListenerLabels {
             listener: listener.to_owned(),
@@ -80,6 +83,7 @@ impl ConnectionCounters {
             open: open.get_or_create(&labels).clone(),
             refused: refused.get_or_create(&labels).clone(),
             write_stalled: write_stalled.get_or_create(&labels).clone(),
+            evicted: evicted.get_or_create(&labels).clone(),
         }
     }
 }
@@ -150,10 +154,11 @@ impl Metrics {
         let open = Family::<ListenerLabels, Gauge>::default();
         let refused = Family::<ListenerLabels, Counter>::default();
         let write_stalled = Family::<ListenerLabels, Counter>::default();
+        let evicted = Family::<ListenerLabels, Counter>::default();
         let public_connections =
-            ConnectionCounters::registered("public", &open, &refused, &write_stalled);
+            ConnectionCounters::registered("public", &open, &refused, &write_stalled, &evicted);
         let admin_connections =
-            ConnectionCounters::registered("admin", &open, &refused, &write_stalled);
+            ConnectionCounters::registered("admin", &open, &refused, &write_stalled, &evicted);
         registry.register(
             "connections_open",
             "Connections open now, by listening address (public or admin)",
@@ -161,13 +166,18 @@ impl Metrics {
         );
         registry.register(
             "connections_refused",
-            "Connections turned away because the address's connection cap was reached",
+            "Connections turned away at the cap, every open one having spoken: answered 503 or closed",
             refused,
         );
         registry.register(
             "connections_write_stalled",
             "Connections closed because their client read none of an answer for the write timeout",
             write_stalled,
+        );
+        registry.register(
+            "connections_evicted",
+            "Connections closed before their first byte to make room for a new one at the cap",
+            evicted,
         );
         let build = Family::<BuildLabels, Gauge>::default();
         build

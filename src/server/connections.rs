@@ -1,18 +1,19 @@
 //! Bounds on connections: how many may be open at once on each address, and how long an
 //! answer may wait for a client that does not read it.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::io;
 use std::num::NonZeroUsize;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::gauge::Gauge;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tokio::time::{Instant, Sleep};
 
 /// The public connections' cap when none is configured and the descriptors allow it: each
@@ -28,6 +29,11 @@ pub const OVERFLOW_CONNECTIONS: usize = 16;
 
 /// How long an overflow connection has to send its request and read its answer.
 pub const OVERFLOW_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How long a connection must have been silent before its slot may go to a newer one:
+/// long past a client's first round trip, so that one whose request is on its way (or
+/// whose task has not run yet, in a burst of accepts) is never taken for silent.
+pub const SILENT_FOR: Duration = Duration::from_secs(1);
 
 /// File descriptors kept back from the public connections: the admin and overflow
 /// connections, the listeners, the runtime's own, the log and the keys file.
@@ -88,28 +94,135 @@ pub fn connection_cap(
 }
 
 /// A number of connections that may be open at once, and the gauge that shows how many are.
+///
+/// When every slot is taken, the slot of the oldest connection that has not sent a byte
+/// for [`SILENT_FOR`] goes to the new one, and that connection is closed (as nginx reuses
+/// idle keep-alive connections when it runs out): a flood of silent connections then only
+/// churns among itself, and a client that speaks at once gets in.
 pub struct Budget {
     slots: Arc<Semaphore>,
     open: Gauge,
+    evicted: Counter,
+    silent: Arc<Mutex<Silent>>,
+}
+
+/// The connections still waiting for their first byte, oldest first, each with its slot
+/// and the way to tell it that it is closed.
+#[derive(Default)]
+struct Silent {
+    next: u64,
+    waiting: BTreeMap<u64, Silence>,
+}
+
+/// One silent connection's entry: its slot, since when, and how to close it.
+struct Silence {
+    slot: Slot,
+    since: Instant,
+    close: oneshot::Sender<()>,
+}
+
+/// A slot for a new connection, and whether an older silent one was closed for it (its
+/// task then needs to run, to give its file descriptor back).
+pub struct Admission {
+    /// The new connection's slot.
+    pub slot: Slot,
+    /// Whether the slot was a silent connection's.
+    pub closed_another: bool,
 }
 
 impl Budget {
-    /// Room for `slots` connections, counted in `open`.
-    pub fn new(slots: usize, open: Gauge) -> Budget {
+    /// Room for `slots` connections, counted in `open`; those closed to make room are
+    /// counted in `evicted`.
+    pub fn new(slots: usize, open: Gauge, evicted: Counter) -> Budget {
         Budget {
             slots: Arc::new(Semaphore::new(slots)),
             open,
+            evicted,
+            silent: Arc::default(),
         }
     }
 
-    /// A slot for one more connection, if one is free.
-    pub fn admit(&self) -> Option<Slot> {
-        let permit = Arc::clone(&self.slots).try_acquire_owned().ok()?;
-        self.open.inc();
-        Some(Slot {
-            _permit: permit,
-            open: self.open.clone(),
+    /// A slot for one more connection: a free one, or the one of the oldest connection
+    /// silent for [`SILENT_FOR`], which is closed; `None` when there is neither.
+    pub fn admit(&self) -> Option<Admission> {
+        if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
+            self.open.inc();
+            let slot = Slot {
+                _permit: permit,
+                open: self.open.clone(),
+            };
+            return Some(Admission {
+                slot,
+                closed_another: false,
+            });
+        }
+        let mut silent = lock(&self.silent);
+        let oldest = silent.waiting.first_entry()?;
+        if oldest.get().since.elapsed() < SILENT_FOR {
+            return None;
+        }
+        let Silence { slot, close, .. } = oldest.remove();
+        drop(silent);
+        // Its task may have ended already; the slot is ours either way.
+        let _ = close.send(());
+        self.evicted.inc();
+        Some(Admission {
+            slot,
+            closed_another: true,
         })
+    }
+
+    /// Holds `slot` for a connection that has not spoken yet, where [`Budget::admit`] may
+    /// take it.
+    pub fn until_first_byte(&self, slot: Slot) -> Waiting {
+        let (close, closed) = oneshot::channel();
+        let mut silent = lock(&self.silent);
+        let id = silent.next;
+        silent.next += 1;
+        let since = Instant::now();
+        silent.waiting.insert(id, Silence { slot, since, close });
+        Waiting {
+            id,
+            closed,
+            silent: Arc::clone(&self.silent),
+        }
+    }
+}
+
+/// The set of silent connections, also after a panic elsewhere: every change to it is
+/// whole.
+fn lock(silent: &Mutex<Silent>) -> std::sync::MutexGuard<'_, Silent> {
+    silent
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A silent connection's claim on its slot (see [`Budget::until_first_byte`]); dropped,
+/// it gives the slot back.
+pub struct Waiting {
+    id: u64,
+    closed: oneshot::Receiver<()>,
+    silent: Arc<Mutex<Silent>>,
+}
+
+impl Waiting {
+    /// Completes when the slot has gone to a newer connection.
+    pub async fn closed(&mut self) {
+        let _ = (&mut self.closed).await;
+    }
+
+    /// The slot back for a connection that has spoken; `None` if it went to a newer one.
+    pub fn spoke(self) -> Option<Slot> {
+        lock(&self.silent)
+            .waiting
+            .remove(&self.id)
+            .map(|silence| silence.slot)
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        lock(&self.silent).waiting.remove(&self.id);
     }
 }
 
@@ -273,16 +386,46 @@ mod tests {
     #[test]
     fn a_budget_admits_up_to_its_slots_and_takes_them_back() {
         let open = Gauge::default();
-        let budget = Budget::new(2, open.clone());
-        let first = budget.admit().expect("a first slot");
-        let second = budget.admit().expect("a second slot");
+        let budget = Budget::new(2, open.clone(), Counter::default());
+        let first = budget.admit().expect("a first slot").slot;
+        let second = budget.admit().expect("a second slot").slot;
         assert!(budget.admit().is_none(), "a third past two slots");
         assert_eq!(open.get(), 2);
         drop(first);
         assert_eq!(open.get(), 1);
-        let third = budget.admit().expect("the slot given back");
+        let third = budget.admit().expect("the slot given back").slot;
         drop((second, third));
         assert_eq!(open.get(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_budget_takes_the_slot_of_the_oldest_connection_silent_long_enough() {
+        let (open, evicted) = (Gauge::default(), Counter::default());
+        let budget = Budget::new(3, open.clone(), evicted.clone());
+        let slot = || budget.admit().unwrap().slot;
+        let mut oldest = budget.until_first_byte(slot());
+        let newer = budget.until_first_byte(slot());
+        let spoken = slot();
+        assert!(budget.admit().is_none(), "none silent for long yet");
+
+        tokio::time::advance(SILENT_FOR).await;
+        let taken = budget.admit().expect("the oldest silent one's slot");
+        assert!(taken.closed_another);
+        oldest.closed().await;
+        assert!(oldest.spoke().is_none(), "its slot went to the new one");
+        assert_eq!((open.get(), evicted.get()), (3, 1));
+
+        let newer = newer.spoke().expect("the newer one spoke in time");
+        assert!(budget.admit().is_none(), "every connection has spoken");
+        drop((taken, newer, spoken));
+        assert_eq!(open.get(), 0);
+
+        // A silent connection that ends (a timeout, the drain) gives its slot back.
+        let silent = budget.until_first_byte(slot());
+        assert_eq!(open.get(), 1);
+        drop(silent);
+        assert_eq!(open.get(), 0);
+        assert_eq!(evicted.get(), 1);
     }
 
     #[tokio::test(start_paused = true)]

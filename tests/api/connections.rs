@@ -113,17 +113,52 @@ fn wait_for_metric(admin: SocketAddr, series: &str, check: impl Fn(u64) -> bool)
 
 const OPEN: &str = "connections_open{listener=\"public\"}";
 const REFUSED: &str = "connections_refused_total{listener=\"public\"}";
+const EVICTED: &str = "connections_evicted_total{listener=\"public\"}";
 const STALLED: &str = "connections_write_stalled_total{listener=\"public\"}";
 
+/// `count` connections to `addr`, each sent `first` (nothing when empty) and held.
+fn flood(addr: SocketAddr, count: u32, first: &str) -> Vec<TcpStream> {
+    (0..count)
+        .map(|_| {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            stream.write_all(first.as_bytes()).unwrap();
+            stream
+        })
+        .collect()
+}
+
 #[test]
-fn a_flood_past_the_cap_leaves_the_probes_and_the_admin_address_answering() {
+fn a_flood_of_silent_connections_makes_room_for_a_client_that_speaks() {
     // Idle connections stay for the request timeout: long enough to hold the flood.
     let (mut child, public, admin, lines) = start(&["--request-timeout", "60"]);
     wait_for(&lines, "connections bounded max_connections=96");
-    let flood: Vec<TcpStream> = (0..2 * DESCRIPTORS)
-        .map(|_| TcpStream::connect(public).unwrap())
-        .collect();
-    let past = flood.len() - CAP - OVERFLOW;
+    let mut silent = flood(public, CAP as u32, "");
+    wait_for_metric(admin, OPEN, |open| open == CAP as u64);
+    // Once they have been silent for a second, each newcomer takes the oldest one's place.
+    std::thread::sleep(Duration::from_millis(1100));
+    silent.extend(flood(public, CAP as u32, ""));
+    wait_for_metric(admin, EVICTED, |evicted| evicted == CAP as u64);
+    assert_eq!(metric(admin, OPEN), CAP as u64);
+    assert_eq!(metric(admin, REFUSED), 0);
+    std::thread::sleep(Duration::from_millis(1100));
+    // The oldest silent connection gives way: never a 503, never a reset.
+    let board = format!("{{\"board\":\"{PUZZLE}\"}}");
+    for _ in 0..10 {
+        let solved = ask(public, "POST", "/solve", &board).unwrap();
+        assert!(solved.starts_with("HTTP/1.1 200"), "{solved}");
+    }
+    drop(silent);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_flood_past_the_cap_leaves_the_probes_and_the_admin_address_answering() {
+    let (mut child, public, admin, lines) = start(&["--request-timeout", "60"]);
+    wait_for(&lines, "connections bounded max_connections=96");
+    // Half a request head each: connections that have spoken are never closed for room.
+    let speaking = flood(public, 2 * DESCRIPTORS, "GET /healthz HTTP/1.1\r\n");
+    let past = speaking.len() - CAP - OVERFLOW;
     wait_for_metric(admin, REFUSED, |refused| refused >= past as u64);
     wait_for_metric(admin, OPEN, |open| open == CAP as u64);
 
@@ -148,7 +183,7 @@ fn a_flood_past_the_cap_leaves_the_probes_and_the_admin_address_answering() {
         );
     }
 
-    drop(flood);
+    drop(speaking);
     wait_for_metric(admin, OPEN, |open| open == 0);
     let solved = ask(public, "POST", "/solve", &board).unwrap();
     assert!(
@@ -206,7 +241,7 @@ fn rss_kib(pid: u32) -> u64 {
 
 #[test]
 fn connections_that_never_speak_cost_no_request_buffers() {
-    const SILENT: usize = 800;
+    const SILENT: u32 = 800;
     let (mut child, lines) = spawn_with_descriptors(
         4096,
         &["--admin-listen", "127.0.0.1:0", "--request-timeout", "60"],
@@ -218,12 +253,10 @@ fn connections_that_never_speak_cost_no_request_buffers() {
         ask(public, "GET", "/healthz", "").unwrap();
     }
     let before = rss_kib(child.id());
-    let silent: Vec<TcpStream> = (0..SILENT)
-        .map(|_| TcpStream::connect(public).unwrap())
-        .collect();
-    wait_for_metric(admin, OPEN, |open| open == SILENT as u64);
+    let silent = flood(public, SILENT, "");
+    wait_for_metric(admin, OPEN, |open| open == u64::from(SILENT));
     let held = rss_kib(child.id());
-    let per_connection = (held.saturating_sub(before)) * 1024 / SILENT as u64;
+    let per_connection = (held.saturating_sub(before)) * 1024 / u64::from(SILENT);
     println!(
         "{SILENT} silent connections: RSS {before} KiB before, {held} KiB held, {per_connection} bytes each"
     );
