@@ -82,11 +82,34 @@ pub(super) fn request_span(request: &Request<Body>) -> tracing::Span {
     tracing::info_span!(
         "request",
         method = %request.method(),
-        path = %request.uri().path(),
+        path = %LoggedPath(request.uri().path()),
         request_id = %id,
         // The API key's label, once the gate has found a valid key (never the key).
         client = tracing::field::Empty,
     )
+}
+
+/// A request's path as the log shows it: each byte outside the characters RFC 3986 allows in
+/// a path (letters, digits, `-._~!$&'()*+,;=:@/` and `%`) percent-encoded. hyper lets quotes,
+/// braces, backslashes and any UTF-8 through (Unicode spaces and line separators too), which
+/// would otherwise forge fields and lines of the text format.
+struct LoggedPath<'a>(&'a str);
+
+impl std::fmt::Display for LoggedPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let is_kept =
+            |byte: u8| byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/%".contains(&byte);
+        let mut run = 0;
+        for (at, &byte) in self.0.as_bytes().iter().enumerate() {
+            if !is_kept(byte) {
+                // The run before is ASCII, so it starts and ends on character boundaries.
+                f.write_str(self.0.get(run..at).unwrap_or_default())?;
+                write!(f, "%{byte:02X}")?;
+                run = at + 1;
+            }
+        }
+        f.write_str(self.0.get(run..).unwrap_or_default())
+    }
 }
 
 /// Logs each request once, inside its span: probes and scrapes at DEBUG (they come every
@@ -268,6 +291,22 @@ mod tests {
             assert_eq!(scramble_62(low | (3 << 62)), scrambled);
             assert!(seen.insert(scrambled), "{low} collides");
         }
+    }
+
+    #[test]
+    fn a_logged_path_keeps_uri_characters_and_encodes_every_other_byte() {
+        let logged = |path: &str| LoggedPath(path).to_string();
+        assert_eq!(logged("/solve/batch"), "/solve/batch");
+        assert_eq!(logged("*"), "*");
+        assert_eq!(logged(""), "");
+        let uri_characters = "/a-b._~!$&'()*+,;=:@%41/";
+        assert_eq!(logged(uri_characters), uri_characters);
+        assert_eq!(logged("/x\"}{\\<>^`|"), "/x%22%7D%7B%5C%3C%3E%5E%60%7C");
+        // Two- and three-byte characters, next to each other and at both ends.
+        assert_eq!(
+            logged("\u{e9}/\u{2028}\u{3000}x\u{85}"),
+            "%C3%A9/%E2%80%A8%E3%80%80x%C2%85"
+        );
     }
 
     #[test]
