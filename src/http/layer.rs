@@ -1,5 +1,6 @@
 //! The middleware around the routes: deadline, problem bodies for axum's own errors,
-//! request logs and ids, CORS, and the headers a security scanner looks for.
+//! request logs and ids, CORS, and the headers a security scanner looks for (caching
+//! among them).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -23,6 +24,10 @@ use super::state::{CorsOrigins, Limits};
 /// The policy of every answer that sets none of its own (all but the playground's, whose
 /// own is stricter for a page): JSON and YAML load nothing and are framed by nobody.
 pub(super) const API_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
+
+/// The caching of every answer that sets none of its own (all but the playground's files,
+/// which are revalidated by their `ETag`).
+const API_CACHE_CONTROL: &str = "no-store";
 
 /// The header that carries a request's id, taken from the client or made up.
 pub(super) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -152,7 +157,8 @@ pub(super) async fn drop_unusable_request_id(mut request: Request) -> Request {
 }
 
 /// Headers a security scanner expects on every answer: `nosniff`, a Content-Security-Policy
-/// (the API's, unless the answer has its own), and no `Server` banner.
+/// (the API's, unless the answer has its own), `Cache-Control: no-store` (unless the answer
+/// has its own: the playground's files), and no `Server` banner.
 pub(super) async fn security_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers
@@ -161,6 +167,11 @@ pub(super) async fn security_headers(mut response: Response) -> Response {
     headers
         .entry(header::CONTENT_SECURITY_POLICY)
         .or_insert(HeaderValue::from_static(API_CONTENT_SECURITY_POLICY));
+    // Solutions, fresh puzzles and live state, each made for its request: none is for a
+    // cache to keep or hand to anyone else.
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static(API_CACHE_CONTROL));
     headers.remove(header::SERVER);
     response
 }
