@@ -1,4 +1,5 @@
-//! The middleware around the routes: deadline, problem bodies for axum's own errors,
+//! The middleware around the routes: deadline, the request head's check, problem bodies for
+//! axum's own errors,
 //! request logs and ids, CORS, and the headers a security scanner looks for (caching
 //! among them).
 
@@ -17,6 +18,7 @@ use tower_http::request_id::{MakeRequestId, RequestId};
 use super::auth::X_API_KEY;
 use super::error::{ApiError, PROBLEM_JSON};
 use super::extract::BodyLimit;
+use super::head;
 use super::limit::{RATELIMIT, RATELIMIT_POLICY};
 use super::metrics::{Metrics, Tally};
 use super::state::{CorsOrigins, Limits};
@@ -251,7 +253,8 @@ fn problem_for_bare_error(method: &Method, response: Response) -> Response {
 
 /// What every request of the public router goes through under the routing, outermost
 /// first: its log line ([`log_request`]), its metrics ([`Tally`]), problem bodies for bare
-/// errors ([`problem_for_bare_errors`]) and its deadline ([`within_deadline`]). One middleware
+/// errors ([`problem_for_bare_errors`]), the check of its head ([`head::refusal`]: `Host`
+/// and `Transfer-Encoding`) and its deadline ([`within_deadline`]). One middleware
 /// rather than four: each `from_fn` clones and boxes the service under it per request.
 pub(super) async fn each_request(
     State(around): State<AroundEachRequest>,
@@ -262,7 +265,11 @@ pub(super) async fn each_request(
     let quiet = is_quiet(&request);
     let tally = Tally::start(&request);
     let method = request.method().clone();
-    let response = within_deadline(around.limits, request, next).await;
+    // Before the gate, so that a request refused for its head spends no quota.
+    let response = match head::refusal(&request) {
+        Some(refused) => refused,
+        None => within_deadline(around.limits, request, next).await,
+    };
     let response = problem_for_bare_error(&method, response);
     tally.finish(&around.metrics, &response);
     log_done(started, quiet, &response);

@@ -80,7 +80,10 @@ async fn send(
     headers: &[(&str, &str)],
     body: Option<&Value>,
 ) -> Answer {
-    let mut request = Request::builder().method(method).uri(path);
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "localhost");
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
