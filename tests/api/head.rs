@@ -1,6 +1,9 @@
 //! The request head on the real server, over raw sockets (a client library would mend what
-//! is tested here): a `Host` on every HTTP/1.1 request, no transfer coding but `chunked`.
+//! is tested here): a `Host` on every HTTP/1.1 request, no transfer coding but `chunked`, and
+//! what hyper answers itself, before any layer of ours runs (the answers and limits
+//! docs/operations.md describes).
 
+use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -31,6 +34,10 @@ impl Raw {
             .iter()
             .find(|(have, _)| have == name)
             .map(|(_, value)| value.as_str())
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.headers.iter().map(|(name, _)| name.as_str()).collect()
     }
 
     /// The problem body's code, asserting that the answer is a problem of `status`.
@@ -247,11 +254,92 @@ async fn a_transfer_coding_but_chunked_is_501_and_closes_the_connection() {
         assert_eq!(answer.status, 200, "{coding}: {answer:?}");
         assert!(answer.body.contains(SOLUTION), "{answer:?}");
     }
-    // Without chunked last, hyper refuses the head itself (a bare 400).
+    // Without chunked last, hyper refuses the head itself (a bare 400, see below).
     for codings in [&["gzip"][..], &["chunked, gzip"], &["chunked", "gzip"]] {
         let answer = send_raw(server.addr, &chunked_solve(codings, gzip, true)).await;
         assert_eq!(answer.status, 400, "{codings:?}: {answer:?}");
         assert_eq!(answer.body, "", "{codings:?}");
+    }
+    server.shutdown().await.unwrap();
+}
+
+/// What hyper answers itself, for a head it cannot take: the status alone, with
+/// `connection: close`, `content-length: 0` and `date`, no body, none of our headers; then
+/// it closes. `docs/operations.md` lists these answers and limits.
+#[tokio::test]
+async fn hyper_answers_a_head_it_cannot_take_with_a_bare_status_and_closes() {
+    let server = TestServer::start(Config::default()).await;
+    let target = |length: usize| format!("/{}", "a".repeat(length - 1));
+    let get = |target: &str, extra: &str| {
+        format!("GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{extra}\r\n")
+            .into_bytes()
+    };
+    let header_lines = |count: usize| {
+        // Host and Connection are two of them.
+        (0..count - 2).fold(String::new(), |mut lines, i| {
+            let _ = write!(lines, "X-H{i}: v\r\n");
+            lines
+        })
+    };
+    let one_header_of = |head_bytes: usize| {
+        let empty = get("/nope", "X-Big: \r\n").len();
+        get(
+            "/nope",
+            &format!("X-Big: {}\r\n", "a".repeat(head_bytes - empty)),
+        )
+    };
+    // (case, request, what hyper answers, or 404 when the head reaches the router)
+    let cases = [
+        ("a malformed request line", b"GARBAGE\r\n\r\n".to_vec(), 400),
+        (
+            "an unknown version",
+            b"GET / HTTP/1.2\r\nHost: x\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            "a header line without a colon",
+            get("/", "Bad Header\r\n"),
+            400,
+        ),
+        ("a control byte in a header", get("/", "X: a\x01b\r\n"), 400),
+        (
+            "a path that is not UTF-8",
+            b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            "a Content-Length that is not a number",
+            get("/", "Content-Length: abc\r\n"),
+            400,
+        ),
+        (
+            "two different Content-Lengths",
+            get("/", "Content-Length: 1\r\nContent-Length: 2\r\n"),
+            400,
+        ),
+        ("a target of 65,534 bytes", get(&target(65_534), ""), 404),
+        ("a target of 65,535 bytes", get(&target(65_535), ""), 414),
+        ("100 header lines", get("/nope", &header_lines(100)), 404),
+        ("101 header lines", get("/nope", &header_lines(101)), 431),
+        ("a head of 400,000 bytes", one_header_of(400_000), 404),
+        ("a head of 600,000 bytes", one_header_of(600_000), 431),
+    ];
+    for (case, request, status) in cases {
+        let answer = send_raw(server.addr, &request).await;
+        assert_eq!(answer.status, status, "{case}: {answer:?}");
+        if status == 404 {
+            assert_eq!(answer.problem_code(404), "not_found", "{case}");
+            continue;
+        }
+        assert_eq!(
+            answer.names(),
+            ["connection", "content-length", "date"],
+            "{case}: {answer:?}"
+        );
+        assert_eq!(answer.header("connection"), Some("close"), "{case}");
+        assert_eq!(answer.header("content-length"), Some("0"), "{case}");
+        assert_eq!(answer.body, "", "{case}");
+        assert!(answer.closed, "{case}: the connection is closed");
     }
     server.shutdown().await.unwrap();
 }
