@@ -8,12 +8,14 @@ use axum::routing::{MethodRouter, any, get};
 
 use super::error::ApiError;
 use super::handler;
+use super::head;
 use super::layer;
 use super::metrics;
 use super::state::AppState;
 
-/// The admin router: metrics and probes, with the security headers and problem bodies of
-/// the public one, and no key or rate limit (whoever reaches this address is trusted).
+/// The admin router: metrics and probes, with the security headers, problem bodies and
+/// head checks of the public one, and no key or rate limit (whoever reaches this address is
+/// trusted).
 // By value, as `super::router`: the router owns its state.
 #[allow(clippy::needless_pass_by_value)]
 pub fn router(state: AppState) -> Router {
@@ -23,6 +25,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(handler::readyz))
         .fallback(handler::not_found)
         .layer(middleware::from_fn(layer::problem_for_bare_errors))
+        .layer(middleware::from_fn(head::refuse_bad_heads))
         .layer(middleware::from_fn(layer::log_request))
         .with_state(state.clone())
         .layer(middleware::map_response(layer::security_headers))

@@ -33,6 +33,13 @@ pub enum ApiError {
     /// The body is not declared as JSON.
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// The request's `Host` breaks HTTP/1.1's rules (RFC 9112, section 3.2): none on an
+    /// HTTP/1.1 request, more than one, or one that is not a host with an optional port.
+    #[error("{0}")]
+    InvalidHost(String),
+    /// The body comes in a transfer coding this server does not decode (all but `chunked`).
+    #[error("{0}")]
+    UnsupportedTransferCoding(String),
     /// The body is over the configured limit.
     #[error("the request body is larger than the limit of {0} bytes")]
     PayloadTooLarge(usize),
@@ -101,7 +108,9 @@ impl ApiError {
             ApiError::InvalidJson(_)
             | ApiError::InvalidRequest(_)
             | ApiError::InvalidBoard(_)
-            | ApiError::InvalidParameter(_) => StatusCode::BAD_REQUEST,
+            | ApiError::InvalidParameter(_)
+            | ApiError::InvalidHost(_) => StatusCode::BAD_REQUEST,
+            ApiError::UnsupportedTransferCoding(_) => StatusCode::NOT_IMPLEMENTED,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
@@ -128,6 +137,8 @@ impl ApiError {
             ApiError::InvalidJson(_) => "invalid_json",
             ApiError::InvalidRequest(_) | ApiError::InvalidBoard(_) => "invalid_board",
             ApiError::InvalidParameter(_) => "invalid_parameter",
+            ApiError::InvalidHost(_) => "invalid_host",
+            ApiError::UnsupportedTransferCoding(_) => "unsupported_transfer_coding",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
             ApiError::NotFound(_) => "not_found",

@@ -1,5 +1,7 @@
-//! The middleware around the routes: deadline, problem bodies for axum's own errors,
-//! request logs and ids, CORS, and the headers a security scanner looks for.
+//! The middleware around the routes: deadline, the request head's check, problem bodies for
+//! axum's own errors,
+//! request logs and ids, CORS, and the headers a security scanner looks for (caching
+//! among them).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -16,6 +18,7 @@ use tower_http::request_id::{MakeRequestId, RequestId};
 use super::auth::X_API_KEY;
 use super::error::{ApiError, PROBLEM_JSON};
 use super::extract::BodyLimit;
+use super::head;
 use super::limit::{RATELIMIT, RATELIMIT_POLICY};
 use super::metrics::{Metrics, Tally};
 use super::state::{CorsOrigins, Limits};
@@ -23,6 +26,10 @@ use super::state::{CorsOrigins, Limits};
 /// The policy of every answer that sets none of its own (all but the playground's, whose
 /// own is stricter for a page): JSON and YAML load nothing and are framed by nobody.
 pub(super) const API_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
+
+/// The caching of every answer that sets none of its own (all but the playground's files,
+/// which are revalidated by their `ETag`).
+const API_CACHE_CONTROL: &str = "no-store";
 
 /// The header that carries a request's id, taken from the client or made up.
 pub(super) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -82,11 +89,34 @@ pub(super) fn request_span(request: &Request<Body>) -> tracing::Span {
     tracing::info_span!(
         "request",
         method = %request.method(),
-        path = %request.uri().path(),
+        path = %LoggedPath(request.uri().path()),
         request_id = %id,
         // The API key's label, once the gate has found a valid key (never the key).
         client = tracing::field::Empty,
     )
+}
+
+/// A request's path as the log shows it: each byte outside the characters RFC 3986 allows in
+/// a path (letters, digits, `-._~!$&'()*+,;=:@/` and `%`) percent-encoded. hyper lets quotes,
+/// braces, backslashes and any UTF-8 through (Unicode spaces and line separators too), which
+/// would otherwise forge fields and lines of the text format.
+struct LoggedPath<'a>(&'a str);
+
+impl std::fmt::Display for LoggedPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let is_kept =
+            |byte: u8| byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/%".contains(&byte);
+        let mut run = 0;
+        for (at, &byte) in self.0.as_bytes().iter().enumerate() {
+            if !is_kept(byte) {
+                // The run before is ASCII, so it starts and ends on character boundaries.
+                f.write_str(self.0.get(run..at).unwrap_or_default())?;
+                write!(f, "%{byte:02X}")?;
+                run = at + 1;
+            }
+        }
+        f.write_str(self.0.get(run..).unwrap_or_default())
+    }
 }
 
 /// Logs each request once, inside its span: probes and scrapes at DEBUG (they come every
@@ -129,7 +159,8 @@ pub(super) async fn drop_unusable_request_id(mut request: Request) -> Request {
 }
 
 /// Headers a security scanner expects on every answer: `nosniff`, a Content-Security-Policy
-/// (the API's, unless the answer has its own), and no `Server` banner.
+/// (the API's, unless the answer has its own), `Cache-Control: no-store` (unless the answer
+/// has its own: the playground's files), and no `Server` banner.
 pub(super) async fn security_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers
@@ -138,6 +169,11 @@ pub(super) async fn security_headers(mut response: Response) -> Response {
     headers
         .entry(header::CONTENT_SECURITY_POLICY)
         .or_insert(HeaderValue::from_static(API_CONTENT_SECURITY_POLICY));
+    // Solutions, fresh puzzles and live state, each made for its request: none is for a
+    // cache to keep or hand to anyone else.
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static(API_CACHE_CONTROL));
     headers.remove(header::SERVER);
     response
 }
@@ -217,7 +253,8 @@ fn problem_for_bare_error(method: &Method, response: Response) -> Response {
 
 /// What every request of the public router goes through under the routing, outermost
 /// first: its log line ([`log_request`]), its metrics ([`Tally`]), problem bodies for bare
-/// errors ([`problem_for_bare_errors`]) and its deadline ([`within_deadline`]). One middleware
+/// errors ([`problem_for_bare_errors`]), the check of its head ([`head::refusal`]: `Host`
+/// and `Transfer-Encoding`) and its deadline ([`within_deadline`]). One middleware
 /// rather than four: each `from_fn` clones and boxes the service under it per request.
 pub(super) async fn each_request(
     State(around): State<AroundEachRequest>,
@@ -228,7 +265,11 @@ pub(super) async fn each_request(
     let quiet = is_quiet(&request);
     let tally = Tally::start(&request);
     let method = request.method().clone();
-    let response = within_deadline(around.limits, request, next).await;
+    // Before the gate, so that a request refused for its head spends no quota.
+    let response = match head::refusal(&request) {
+        Some(refused) => refused,
+        None => within_deadline(around.limits, request, next).await,
+    };
     let response = problem_for_bare_error(&method, response);
     tally.finish(&around.metrics, &response);
     log_done(started, quiet, &response);
@@ -268,6 +309,22 @@ mod tests {
             assert_eq!(scramble_62(low | (3 << 62)), scrambled);
             assert!(seen.insert(scrambled), "{low} collides");
         }
+    }
+
+    #[test]
+    fn a_logged_path_keeps_uri_characters_and_encodes_every_other_byte() {
+        let logged = |path: &str| LoggedPath(path).to_string();
+        assert_eq!(logged("/solve/batch"), "/solve/batch");
+        assert_eq!(logged("*"), "*");
+        assert_eq!(logged(""), "");
+        let uri_characters = "/a-b._~!$&'()*+,;=:@%41/";
+        assert_eq!(logged(uri_characters), uri_characters);
+        assert_eq!(logged("/x\"}{\\<>^`|"), "/x%22%7D%7B%5C%3C%3E%5E%60%7C");
+        // Two- and three-byte characters, next to each other and at both ends.
+        assert_eq!(
+            logged("\u{e9}/\u{2028}\u{3000}x\u{85}"),
+            "%C3%A9/%E2%80%A8%E3%80%80x%C2%85"
+        );
     }
 
     #[test]

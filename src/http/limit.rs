@@ -8,11 +8,12 @@
 //! evenly (one unit every `w/q` seconds), so a client may spend a whole quota at once and
 //! then one unit per `w/q` seconds.
 
+use std::cell::Cell;
 use std::hash::Hash;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::http::{HeaderName, HeaderValue};
@@ -45,25 +46,29 @@ pub enum ClientKey {
 /// Governor's clock on tokio's: the real monotonic clock in a server, and paused time in
 /// tests, which makes "the limit trips at exactly this instant" a test that no machine's
 /// speed can fail.
-#[derive(Debug, Clone)]
+///
+/// Its time counts from its first reading, which `RateLimiter::new` takes as the limiter's
+/// start: so the instants governor keeps in the buckets, counted from that start, are
+/// readings of this clock.
+#[derive(Debug, Clone, Default)]
 pub struct TokioClock {
-    start: tokio::time::Instant,
-}
-
-impl Default for TokioClock {
-    fn default() -> Self {
-        TokioClock {
-            start: tokio::time::Instant::now(),
-        }
-    }
+    start: OnceLock<tokio::time::Instant>,
 }
 
 impl Clock for TokioClock {
     type Instant = Duration;
 
     fn now(&self) -> Duration {
-        self.start.elapsed()
+        self.start.get_or_init(tokio::time::Instant::now).elapsed()
     }
+}
+
+thread_local! {
+    /// When the bucket that the last decision on this thread let a request through is full
+    /// again, on the limiter's clock: governor keeps it in the bucket and tells it to no
+    /// one, but the store it writes it to is ours, and the decision is made on the caller's
+    /// thread.
+    static FULL_AT: Cell<Option<Nanos>> = const { Cell::new(None) };
 }
 
 /// Governor's `DashMap` store with a cap on the clients it holds. Once full, a client it
@@ -97,13 +102,22 @@ impl StateStore for BoundedStore {
     where
         F: Fn(Option<Nanos>) -> Result<(T, Nanos), E>,
     {
+        // The state a request let through leaves is the instant its bucket is full again
+        // (GCRA's theoretical arrival time).
+        let decide = |held: Option<Nanos>| {
+            let decided = f(held);
+            if let Ok((_, full_at)) = &decided {
+                FULL_AT.set(Some(*full_at));
+            }
+            decided
+        };
         if !self.map.contains_key(key)
             && self.clients.fetch_add(1, Ordering::Relaxed) >= self.max_clients
         {
             self.clients.fetch_sub(1, Ordering::Relaxed);
-            return self.map.measure_and_replace(&ClientKey::Overflow, f);
+            return self.map.measure_and_replace(&ClientKey::Overflow, decide);
         }
-        self.map.measure_and_replace(key, f)
+        self.map.measure_and_replace(key, decide)
     }
 }
 
@@ -184,10 +198,16 @@ impl RateLimits {
     /// # Errors
     /// [`Refusal`] when the bucket holds fewer, or the quota itself is smaller.
     pub fn check(&self, client: &ClientKey, cost: NonZeroU32) -> Result<Allowance, Refusal> {
+        FULL_AT.set(None);
         match self.limiter.check_key_n(client, cost) {
             Ok(Ok(snapshot)) => {
                 let left = snapshot.remaining_burst_capacity();
-                let full_in = self.refill * (self.quota - left.min(self.quota));
+                // Counted from the bucket's own state, so that the part of a unit already
+                // back counts too; whole units only if the store did not see the decision.
+                let full_in = FULL_AT.take().map_or_else(
+                    || self.refill * (self.quota - left.min(self.quota)),
+                    |full_at| Duration::from(full_at).saturating_sub(self.limiter_now()),
+                );
                 Ok(Allowance {
                     state: Self::state(left, full_in),
                     policy: self.policy.clone(),
@@ -305,6 +325,34 @@ mod tests {
             "one unit back after 6 s"
         );
         assert!(limits.check(&client(1), ONE).is_err(), "and only one");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_reset_counts_the_part_of_a_unit_already_back() {
+        // One unit every 6 s.
+        let limits = RateLimits::new(NonZeroU32::new(10).unwrap(), Duration::from_secs(60), 100);
+        let spend = |cost: u32| {
+            limits
+                .check(&client(1), NonZeroU32::new(cost).unwrap())
+                .expect("within the quota")
+                .state
+        };
+        assert_eq!(spend(1), "\"per-client\";r=9;t=6");
+        // Half a unit is back: 8.5 units held, full in 9 s (not the 12 of two whole units).
+        tokio::time::advance(Duration::from_secs(3)).await;
+        assert_eq!(spend(1), "\"per-client\";r=8;t=9");
+        // Full at 18 s; 12.5 s from 5.5 s, rounded up.
+        tokio::time::advance(Duration::from_millis(2_500)).await;
+        assert_eq!(spend(1), "\"per-client\";r=7;t=13");
+        // A cost of several units: 8.17 held, 5.17 left, full at 36 s, 29 s from 7 s.
+        tokio::time::advance(Duration::from_millis(1_500)).await;
+        assert_eq!(spend(3), "\"per-client\";r=5;t=29");
+        // 0.001 s short of full, one unit spent: 6.001 s to go, rounded up.
+        tokio::time::advance(Duration::from_millis(28_999)).await;
+        assert_eq!(spend(1), "\"per-client\";r=8;t=7");
+        // Full again after all of it.
+        tokio::time::advance(Duration::from_secs(60)).await;
+        assert_eq!(spend(1), "\"per-client\";r=9;t=6");
     }
 
     #[tokio::test(start_paused = true)]

@@ -14,6 +14,7 @@
 //!   `limit`, `error`, `metrics` and `wire`;
 //! - [`state`]: [`AppState`], the container of `pool`, `generator`, `metrics`, `readiness`,
 //!   `gate` and limits;
+//! - `head` (private): the request head's `Host` and `Transfer-Encoding`, on `error`;
 //! - `handler` and `layer` (private): on the above, never on [`AppState`] itself;
 //! - [`admin`]: the admin address's router, on `state`, `handler`, `layer` and `metrics`;
 //! - this file: [`router`], each route registered with its cost, on all of them.
@@ -26,6 +27,7 @@ pub mod extract;
 pub mod gate;
 pub mod generator;
 mod handler;
+mod head;
 pub mod language;
 mod layer;
 pub mod limit;
@@ -191,6 +193,7 @@ mod tests {
         let request = Request::builder()
             .method(method)
             .uri(path)
+            .header(header::HOST, "localhost")
             .header(header::CONTENT_TYPE, "application/json")
             .body(Body::from(body.to_owned()))
             .unwrap();

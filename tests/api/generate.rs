@@ -380,6 +380,8 @@ async fn grade_and_generate_over_a_real_socket() {
     assert_eq!(made.status(), 200);
     assert_eq!(made.headers()["x-request-id"], "generate-1");
     assert_eq!(made.headers()["access-control-allow-origin"], "*");
+    // The answer carries the solution: no cache may keep it.
+    assert_eq!(made.headers()["cache-control"], "no-store");
     let made: Value = made.json().await.unwrap();
     assert_generated(
         &made,
@@ -404,5 +406,12 @@ async fn grade_and_generate_over_a_real_socket() {
         .unwrap();
     assert_eq!(bad.status(), 400);
     assert_eq!(bad.headers()["content-type"], "application/problem+json");
+    let head = client
+        .head(server.url("/generate?seed=9"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(head.headers()["cache-control"], "no-store");
     server.shutdown().await.unwrap();
 }

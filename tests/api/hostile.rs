@@ -103,7 +103,8 @@ impl Case {
     fn request(&self) -> (Request<Body>, Arc<AtomicUsize>) {
         let mut request = Request::builder()
             .method(self.method.clone())
-            .uri(self.path.as_str());
+            .uri(self.path.as_str())
+            .header("host", "localhost");
         if let Some(value) = &self.content_type {
             request = request.header("content-type", value.clone());
         }

@@ -2,6 +2,9 @@
 //! pipe that nobody reads once it has said where it listens. Lines past the queue and the
 //! pipe are dropped, counted in `/metrics`; every request is still answered, and once the
 //! pipe is read again the log says how many lines went.
+//!
+//! And what reaches the log cannot be forged by a request: a path is logged with the bytes
+//! outside URI characters percent-encoded, in both formats.
 
 use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpStream};
@@ -81,4 +84,70 @@ fn a_log_pipe_nobody_reads_drops_lines_and_every_request_is_answered() {
     assert!(told, "the log never told of the dropped lines");
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// A path of bytes hyper lets through that could forge a log line: a quote, braces, a
+/// backslash, `=`, and Unicode line separators and spaces between words that read as a time,
+/// a level and fields.
+const FORGING_PATH: &str = "/forged\"}:{x=1\u{2028}2026-12-04T00:00:00Z\u{a0}INFO\u{3000}\
+                            request\u{85}done\\status=200";
+
+/// That path as the log must show it: those bytes percent-encoded, the rest as sent.
+const LOGGED_PATH: &str = "/forged%22%7D:%7Bx=1%E2%80%A82026-12-04T00:00:00Z%C2%A0INFO%E3%80%80\
+                           request%C2%85done%5Cstatus=200";
+
+/// The first line of `lines` that contains `needle`, waited for at most 30 s.
+fn line_with(lines: &std::sync::mpsc::Receiver<String>, needle: &str) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let line = lines
+            .recv_timeout(left)
+            .unwrap_or_else(|err| panic!("no line with {needle:?}: {err}"));
+        if line.contains(needle) {
+            return line;
+        }
+    }
+}
+
+#[test]
+fn a_path_cannot_forge_fields_or_lines_of_the_log() {
+    for format in ["text", "json"] {
+        let (mut child, lines) = spawn_logging(
+            &["serve", "--listen", "127.0.0.1:0"],
+            &[("RUST_LOG", "info"), ("SUDOKU_LOG_FORMAT", format)],
+        );
+        let listening = line_with(&lines, "listening");
+        let addr: SocketAddr = match serde_json::from_str::<serde_json::Value>(&listening) {
+            Ok(json) => json["addr"].as_str().unwrap().parse().unwrap(),
+            Err(_) => listening
+                .split("addr=")
+                .nth(1)
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap()
+                .parse()
+                .unwrap(),
+        };
+        let mut connection = BufReader::new(TcpStream::connect(addr).unwrap());
+        let request = format!("GET {FORGING_PATH} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        assert_eq!(exchange(&mut connection, &request).0, 404);
+        let done = line_with(&lines, "request done");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if format == "text" {
+            assert!(
+                done.contains(&format!(" path={LOGGED_PATH} ")),
+                "the path, encoded, as one field: {done}"
+            );
+            assert!(done.is_ascii(), "only ASCII: {done}");
+            assert_eq!(
+                done.matches(['{', '}', '"', '\\']).count(),
+                2,
+                "no brace, quote or backslash but the span's own: {done}"
+            );
+        } else {
+            let line: serde_json::Value = serde_json::from_str(&done).unwrap();
+            assert_eq!(line["span"]["path"], LOGGED_PATH, "{done}");
+        }
+    }
 }

@@ -12,6 +12,7 @@ mod errors;
 mod fuzz;
 mod generate;
 mod grade;
+mod head;
 mod hint;
 mod hostile;
 mod log_sink;

@@ -30,7 +30,10 @@ impl Answer {
 }
 
 async fn get_from(app: &Router, path: &str, headers: &[(header::HeaderName, &str)]) -> Answer {
-    let mut request = Request::builder().method(Method::GET).uri(path);
+    let mut request = Request::builder()
+        .method(Method::GET)
+        .uri(path)
+        .header(header::HOST, "localhost");
     for (name, value) in headers {
         request = request.header(name, *value);
     }

@@ -80,7 +80,10 @@ async fn send(
     headers: &[(&str, &str)],
     body: Option<&Value>,
 ) -> Answer {
-    let mut request = Request::builder().method(method).uri(path);
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "localhost");
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
@@ -442,7 +445,7 @@ async fn logs_carry_a_keys_label_and_never_the_key() {
 }
 
 #[tokio::test]
-async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
+async fn every_answer_carries_nosniff_a_policy_no_store_and_no_server_banner() {
     let (_file, keyed) = with_keys(limited(1, 3600));
     let keyed = from_peer(&keyed, "192.0.2.1:4000");
     let open = app();
@@ -460,6 +463,8 @@ async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
     #[rustfmt::skip]
     let cases = [
         ("a solve", &open, post.clone(), "/solve", none, Some(&board), 200),
+        ("a puzzle", &open, get.clone(), "/generate?seed=1", none, None, 200),
+        ("a hint", &open, post.clone(), "/hint", none, Some(&board), 200),
         ("a 404", &open, get.clone(), "/nope", none, None, 404),
         ("a 405", &open, get.clone(), "/solve", none, None, 405),
         ("a 415", &open, post.clone(), "/solve", text, None, 415),
@@ -483,6 +488,7 @@ async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
             API_CSP,
             "{case}"
         );
+        assert_eq!(header(&answer, "cache-control"), "no-store", "{case}");
         assert!(
             answer.headers.get("server").is_none(),
             "{case}: a Server banner"
@@ -499,6 +505,11 @@ async fn every_answer_carries_nosniff_a_policy_and_no_server_banner() {
             header(&answer, "content-security-policy"),
             page::CONTENT_SECURITY_POLICY,
             "{path} keeps its own, stricter for a page"
+        );
+        assert_eq!(
+            header(&answer, "cache-control"),
+            page::CACHE_CONTROL,
+            "{path} keeps its own, revalidated by its ETag"
         );
     }
 }
@@ -786,6 +797,7 @@ async fn the_admin_address_serves_metrics_and_probes_while_the_public_one_does_n
     let metrics = client.get(at_admin("/metrics")).send().await.unwrap();
     assert_eq!(metrics.status(), 200);
     assert_eq!(metrics.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(metrics.headers()["cache-control"], "no-store");
     let text = metrics.text().await.unwrap();
     assert!(
         text.contains("http_requests_total{method=\"POST\",route=\"/solve\",status=\"200\"} 1"),

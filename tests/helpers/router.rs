@@ -98,7 +98,11 @@ pub(crate) async fn call(
     content_type: Option<&str>,
     body: impl Into<Body>,
 ) -> Answer {
-    let mut request = Request::builder().method(method).uri(path);
+    // HTTP/1.1, as the builder makes it, needs a Host (as every client sends).
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "localhost");
     if let Some(content_type) = content_type {
         request = request.header("content-type", content_type);
     }
