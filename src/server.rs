@@ -196,6 +196,11 @@ pub async fn serve_with_admin(
     Ok(())
 }
 
+/// The most a request head may take, hyper's read buffer: nginx's default too (8 KiB for
+/// the request line, 4 × 8 KiB for headers); hyper's own, 408 KiB, times the connection
+/// cap would let slow heads hold gigabytes.
+pub const MAX_HEAD_BYTES: usize = 32 * 1024;
+
 /// One way in: the router connections are served with, how long a request head and an
 /// unread answer may take, and how many connections may be open at once.
 struct Door {
@@ -222,7 +227,8 @@ impl Door {
         let mut builder = http1::Builder::new();
         builder
             .timer(TokioTimer::new())
-            .header_read_timeout(head_timeout);
+            .header_read_timeout(head_timeout)
+            .max_buf_size(MAX_HEAD_BYTES);
         Door {
             app,
             builder,
@@ -391,7 +397,16 @@ pub fn catch_hangups() {
 pub fn let_hangups_end_the_process() {
     #[cfg(unix)]
     if let Some(ends) = HANGUP_ENDS_THE_PROCESS.get() {
-        ends.store(true, std::sync::atomic::Ordering::SeqCst);
+        use std::sync::atomic::Ordering::SeqCst;
+        ends.store(true, SeqCst);
+        // One that came while the command line was read ends the process now, as it would
+        // have then.
+        if EARLY_HANGUP
+            .get()
+            .is_some_and(|early| early.swap(false, SeqCst))
+        {
+            let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGHUP);
+        }
     }
 }
 

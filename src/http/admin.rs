@@ -42,6 +42,7 @@ pub fn overflow_router(state: AppState) -> Router {
         .route("/readyz", get(handler::readyz))
         .fallback(|| async { ApiError::ConnectionsFull })
         .layer(middleware::from_fn(layer::problem_for_bare_errors))
+        .layer(middleware::from_fn(head::refuse_bad_heads))
         .with_state(state)
         .layer(middleware::map_response(layer::security_headers))
 }

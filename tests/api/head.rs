@@ -317,16 +317,16 @@ async fn hyper_answers_a_head_it_cannot_take_with_a_bare_status_and_closes() {
             get("/", "Content-Length: 1\r\nContent-Length: 2\r\n"),
             400,
         ),
-        ("a target of 65,534 bytes", get(&target(65_534), ""), 404),
-        ("a target of 65,535 bytes", get(&target(65_535), ""), 414),
+        ("a target of 20,000 bytes", get(&target(20_000), ""), 404),
+        ("a target of 100,000 bytes", get(&target(100_000), ""), 431),
         ("100 header lines", get("/nope", &header_lines(100)), 404),
         ("101 header lines", get("/nope", &header_lines(101)), 431),
-        ("a head of 400,000 bytes", one_header_of(400_000), 404),
-        ("a head of 600,000 bytes", one_header_of(600_000), 431),
+        ("a head of 20,000 bytes", one_header_of(20_000), 404),
+        ("a head of 100,000 bytes", one_header_of(100_000), 431),
     ];
     for (case, request, status) in cases {
         let answer = send_raw(server.addr, &request).await;
-        assert_eq!(answer.status, status, "{case}: {answer:?}");
+        assert_eq!(answer.status, status, "{case}");
         if status == 404 {
             assert_eq!(answer.problem_code(404), "not_found", "{case}");
             continue;
