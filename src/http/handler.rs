@@ -23,7 +23,7 @@ use super::wire::{
     SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
     read_max_steps,
 };
-use sudoku::messages::{describe, describe_path, render};
+use sudoku::messages::{describe, describe_path, describe_reasons, render};
 use sudoku::{
     GradeError, GradeOptions, Grid, HintError, HintOptions, Report, Verdict, find_conflicts,
 };
@@ -189,11 +189,13 @@ pub(super) async fn hint(
             };
             let hint = sudoku::hint(&board, &options)?;
             let message = describe(&hint, &board, marks.as_ref());
-            Ok((hint, message))
+            let reasons = describe_reasons(&hint, &board);
+            Ok((hint, message, reasons))
         })
         .await?;
-    let (hint, message) = answer.map_err(|error| hint_problem(error, &input, "a hint"))?;
-    let body = StepBody::of_hint(&hint, render(&message, language));
+    let (hint, message, reasons) = answer.map_err(|error| hint_problem(error, &input, "a hint"))?;
+    let reasons = reasons.iter().map(|m| render(m, language)).collect();
+    let body = StepBody::of_hint(&hint, render(&message, language), reasons);
     Ok((ContentLanguage(language), Json(body)))
 }
 

@@ -797,3 +797,114 @@ async fn both_routes_are_counted_by_route_in_the_metrics() {
         assert!(text.contains(series), "{series} missing from:\n{text}");
     }
 }
+
+/// A board on the way through a top-1465 puzzle, reached by the digits of the hints before
+/// it, whose hint without pencil marks needs eliminations before a digit can be placed;
+/// with that hint.
+fn a_board_whose_next_digit_needs_eliminations() -> (Grid, Hint) {
+    let set = include_str!("../../data/puzzles/puzzles3_magictour_top1465");
+    let walk = |puzzle: Grid| {
+        let mut board = puzzle;
+        for _ in 0..81 {
+            let options = HintOptions {
+                givens: Some(&puzzle),
+                ..HintOptions::default()
+            };
+            match hint(&board, &options).ok()? {
+                found @ Hint::Deduction { .. } => return Some((board, found)),
+                Hint::Step(step) => {
+                    let mut cells = *board.cells();
+                    for &(cell, digit) in &step.placements {
+                        cells[cell] = digit;
+                    }
+                    board = Grid::from_cells(cells).ok()?;
+                }
+                _ => return None,
+            }
+        }
+        None
+    };
+    set.lines()
+        .filter_map(|line| line.trim().parse::<Grid>().ok())
+        .take(10)
+        .find_map(walk)
+        .expect("among the first 10 puzzles, a board whose next digit needs eliminations")
+}
+
+#[tokio::test]
+async fn without_pencil_marks_a_hint_places_a_digit_with_the_eliminations_it_needs() {
+    let server = server().await;
+    let (puzzle, expected) = a_board_whose_next_digit_needs_eliminations();
+    let Hint::Deduction { because, placement } = expected else {
+        unreachable!()
+    };
+    for language in [None, Some("de")] {
+        let reply = post(
+            &server,
+            "/hint",
+            &json!({ "board": puzzle.to_line() }),
+            language,
+        )
+        .await;
+        let case = format!("{language:?}");
+        assert_eq!(reply.status, 200, "{case}: {}", reply.body);
+        assert_eq!(reply.body["kind"], "step", "{case}");
+        assert_eq!(
+            reply.body["technique"],
+            placement.technique.name(),
+            "{case}"
+        );
+        let placed: Vec<(usize, u8)> = reply.body["placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let at = |k: &str| p[k].as_u64().unwrap();
+                ((at("row") * 9 + at("col")) as usize, at("digit") as u8)
+            })
+            .collect();
+        assert_eq!(placed, placement.placements, "{case}");
+        let reasons = reply.body["because"].as_array().expect("the reasons");
+        assert_eq!(reasons.len(), because.len(), "{case}");
+        let whole = reply.body["explanation"].as_str().unwrap();
+        for (reason, step) in reasons.iter().zip(&because) {
+            assert_eq!(reason["kind"], "step", "{case}");
+            assert_eq!(reason["technique"], step.technique.name(), "{case}");
+            assert_eq!(reason["placements"], json!([]), "{case}");
+            assert_eq!(
+                reason["eliminations"].as_array().unwrap().len(),
+                step.eliminations.len(),
+                "{case}"
+            );
+            let sentence = reason["explanation"].as_str().unwrap();
+            assert!(
+                !sentence.is_empty() && whole.contains(sentence),
+                "{case}: {whole}"
+            );
+            assert!(reason.get("because").is_none(), "{case}: reasons have none");
+        }
+        // With the player's full pencil marks, the first elimination is the hint itself.
+        let marks: Vec<Value> = {
+            let state = Candidates::from_grid(&puzzle).unwrap();
+            (0..81)
+                .map(|c| json!(sudoku::logic::digits_of(state.mask(c)).collect::<Vec<_>>()))
+                .collect()
+        };
+        let with_marks = post(
+            &server,
+            "/hint",
+            &json!({ "board": puzzle.to_line(), "candidates": marks }),
+            language,
+        )
+        .await;
+        assert_eq!(with_marks.status, 200, "{case}: {}", with_marks.body);
+        assert_eq!(
+            with_marks.body["technique"],
+            because[0].technique.name(),
+            "{case}"
+        );
+        assert_eq!(with_marks.body["placements"], json!([]), "{case}");
+        assert!(with_marks.body.get("because").is_none(), "{case}");
+    }
+    server.shutdown().await.unwrap();
+}

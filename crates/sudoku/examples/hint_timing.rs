@@ -62,6 +62,7 @@ fn positions(puzzle: &Grid, every: usize) -> Vec<Position> {
 fn kind(answer: &Hint) -> &'static str {
     match answer {
         Hint::Step(step) => step.technique.name(),
+        Hint::Deduction { placement, .. } => placement.technique.name(),
         Hint::Stuck { .. } => "stuck (reveal)",
         Hint::Solved => "solved",
         Hint::WrongDigit { .. } => "wrong digit",

@@ -11,7 +11,9 @@
 //!    order would sometimes answer a "direct" pointing beside a naked single), else the
 //!    step the logical solver takes, from the player's pencil marks ([`Hint::Step`]):
 //!    the computed candidates with what the player crossed out removed, so a player who
-//!    has already made a deduction gets the one after it;
+//!    has already made a deduction gets the one after it. A player without pencil marks
+//!    cannot act on an elimination: for them the hint is always a placement, with the
+//!    eliminations it needs as its reasons ([`Hint::Deduction`]);
 //! 5. when no technique applies within the work budget, one digit of the solution
 //!    ([`Hint::Stuck`]).
 //!
@@ -55,6 +57,14 @@ pub enum Hint {
     },
     /// The next logical step from the player's position.
     Step(Step),
+    /// For a player without pencil marks, when no digit can be placed at once: the
+    /// eliminations the first placement needs, in the order found, and that placement.
+    Deduction {
+        /// Steps that only eliminate candidates, each found after the ones before it.
+        because: Vec<Step>,
+        /// The step that places a digit once they are made.
+        placement: Step,
+    },
     /// No technique applies within the work budget: the digit of one cell, the empty cell
     /// with the fewest candidates (the lowest index among equals), to go on with.
     Stuck {
@@ -174,8 +184,14 @@ pub fn hint(board: &Grid, options: &HintOptions<'_>) -> Result<Hint, HintError> 
     let Some(state) = position(board, marks) else {
         return Err(HintError::Conflict(find_conflicts(board)));
     };
-    if let Some(step) = next_single(&state).or_else(|| next_step(&state, &mut work_budget)) {
-        return Ok(Hint::Step(step));
+    let next = match marks {
+        Some(_) => next_single(&state)
+            .or_else(|| next_step(&state, &mut work_budget))
+            .map(Hint::Step),
+        None => first_placement(state.clone(), &mut work_budget),
+    };
+    if let Some(next) = next {
+        return Ok(next);
     }
     let fewest = (0..CELLS)
         .filter(|&c| state.digit(c) == 0)
@@ -186,6 +202,28 @@ pub fn hint(board: &Grid, options: &HintOptions<'_>) -> Result<Hint, HintError> 
         },
         None => Hint::Solved,
     })
+}
+
+/// The first placement logic reaches from `state`, as a step, or as a deduction with the
+/// eliminations on the way; `None` when logic stops first (within `work_budget`).
+fn first_placement(mut state: Candidates, work_budget: &mut u64) -> Option<Hint> {
+    let mut because = Vec::new();
+    // Each step removes a candidate at least, so the loop ends within 729 steps.
+    loop {
+        let step = next_single(&state).or_else(|| next_step(&state, work_budget))?;
+        if !step.placements.is_empty() {
+            return Some(if because.is_empty() {
+                Hint::Step(step)
+            } else {
+                Hint::Deduction {
+                    because,
+                    placement: step,
+                }
+            });
+        }
+        step.apply(&mut state);
+        because.push(step);
+    }
 }
 
 /// The position a hint reasons from: the candidates `board` leaves, less the digits the

@@ -318,11 +318,16 @@ pub struct StepBody {
     pub highlights: Highlights,
     /// The sentence to show.
     pub explanation: String,
+    /// For a player without pencil marks: the eliminations the placement needs, each a
+    /// step with its sentence; left out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub because: Vec<StepBody>,
 }
 
 impl StepBody {
-    /// The body of `hint`, with its sentence.
-    pub fn of_hint(hint: &Hint, explanation: String) -> StepBody {
+    /// The body of `hint`, with its sentence, and one sentence for each of its reasons
+    /// (see [`sudoku::messages::describe_reasons`]).
+    pub fn of_hint(hint: &Hint, explanation: String, reasons: Vec<String>) -> StepBody {
         let plain = |kind, cells: Vec<usize>, placements: Vec<(usize, u8)>| StepBody {
             kind,
             technique: None,
@@ -335,9 +340,24 @@ impl StepBody {
                 units: Vec::new(),
             },
             explanation: explanation.clone(),
+            because: Vec::new(),
         };
         match hint {
             Hint::Step(step) => StepBody::of_step(step, explanation),
+            Hint::Deduction { because, placement } => {
+                // The whole argument in one text, for a client that shows only that.
+                let mut whole = reasons.join(" ");
+                whole.push(' ');
+                whole.push_str(&explanation);
+                StepBody {
+                    because: because
+                        .iter()
+                        .zip(reasons)
+                        .map(|(step, sentence)| StepBody::of_step(step, sentence))
+                        .collect(),
+                    ..StepBody::of_step(placement, whole)
+                }
+            }
             Hint::Solved => plain("solved", Vec::new(), Vec::new()),
             Hint::WrongDigit { cell } => plain("mistake", vec![*cell], Vec::new()),
             Hint::WrongPencilMarks { cell } => plain("pencil_marks", vec![*cell], Vec::new()),
@@ -369,6 +389,7 @@ impl StepBody {
                 units: step.units.iter().copied().map(UnitRef::of).collect(),
             },
             explanation,
+            because: Vec::new(),
         }
     }
 }

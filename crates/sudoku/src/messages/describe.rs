@@ -35,6 +35,13 @@ pub fn describe(hint: &Hint, board: &Grid, marks: Option<&PencilMarks>) -> Messa
             Some(state) => describe_step(step, &state),
             None => generic(step),
         },
+        Hint::Deduction { because, placement } => {
+            let mut path = because.clone();
+            path.push(placement.clone());
+            describe_path(board, &path)
+                .pop()
+                .unwrap_or_else(|| generic(placement))
+        }
         Hint::Stuck {
             reveal: (cell, digit),
         } => Message::new(
@@ -44,6 +51,15 @@ pub fn describe(hint: &Hint, board: &Grid, marks: Option<&PencilMarks>) -> Messa
                 ("digit", Param::Digit(*digit)),
             ],
         ),
+    }
+}
+
+/// The messages of the reasons of `hint`, asked for `board`: each elimination a
+/// [`Hint::Deduction`] needs, in order; none for any other hint.
+pub fn describe_reasons(hint: &Hint, board: &Grid) -> Vec<Message> {
+    match hint {
+        Hint::Deduction { because, .. } => describe_path(board, because),
+        _ => Vec::new(),
     }
 }
 

@@ -15,7 +15,7 @@ mod de;
 mod describe;
 mod en;
 
-pub use describe::{describe, describe_path, describe_step};
+pub use describe::{describe, describe_path, describe_reasons, describe_step};
 
 use super::logic::Technique;
 

@@ -19,7 +19,7 @@
 use std::time::Instant;
 
 use sudoku::hint::{Hint, HintOptions, PencilMarks, hint, position};
-use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, bit};
+use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, Step, bit};
 use sudoku::puzzle_sets::{PROPER, every, spread};
 use sudoku::{CELLS, Grid, Solver, Verdict};
 
@@ -88,39 +88,28 @@ fn check(
 ) -> (CellDigits, CellDigits) {
     match hint {
         Hint::Step(step) => {
-            assert!(
-                !step.placements.is_empty() || !step.eliminations.is_empty(),
-                "{context}: {step} changes nothing"
-            );
-            for &(cell, digit) in &step.placements {
-                assert_eq!(
-                    board.cells()[cell],
-                    0,
-                    "{context}: {step} fills a filled cell"
-                );
-                assert_eq!(
-                    answer[cell], digit,
-                    "{context}: {step} places a wrong digit"
-                );
-                assert!(
-                    state.has(cell, digit),
-                    "{context}: {step} places {digit} in {}, which the position rules out",
-                    name(cell)
-                );
-            }
-            for &(cell, digit) in &step.eliminations {
-                assert_ne!(
-                    answer[cell], digit,
-                    "{context}: {step} removes the solution's digit"
-                );
-                assert!(
-                    state.has(cell, digit),
-                    "{context}: {step} removes {digit} from {}, which the player's position \
-                     does not hold",
-                    name(cell)
-                );
-            }
+            check_step(step, board, state, answer, context);
             (step.placements.clone(), step.eliminations.clone())
+        }
+        Hint::Deduction { because, placement } => {
+            // Each reason from the position the ones before it leave, then the placement.
+            let mut state = state.clone();
+            let mut eliminations = Vec::new();
+            for step in because {
+                assert!(
+                    step.placements.is_empty() && !step.eliminations.is_empty(),
+                    "{context}: the reason {step} is no elimination"
+                );
+                check_step(step, board, &state, answer, context);
+                step.apply(&mut state);
+                eliminations.extend_from_slice(&step.eliminations);
+            }
+            assert!(
+                !placement.placements.is_empty(),
+                "{context}: {placement} places nothing"
+            );
+            check_step(placement, board, &state, answer, context);
+            (placement.placements.clone(), eliminations)
         }
         Hint::Stuck {
             reveal: (cell, digit),
@@ -130,6 +119,42 @@ fn check(
             (vec![(*cell, *digit)], Vec::new())
         }
         other => panic!("{context}: {other:?} where a step was due"),
+    }
+}
+
+/// Checks one step at `board`, found in `state`, against the solution.
+fn check_step(step: &Step, board: &Grid, state: &Candidates, answer: &[u8; CELLS], context: &str) {
+    assert!(
+        !step.placements.is_empty() || !step.eliminations.is_empty(),
+        "{context}: {step} changes nothing"
+    );
+    for &(cell, digit) in &step.placements {
+        assert_eq!(
+            board.cells()[cell],
+            0,
+            "{context}: {step} fills a filled cell"
+        );
+        assert_eq!(
+            answer[cell], digit,
+            "{context}: {step} places a wrong digit"
+        );
+        assert!(
+            state.has(cell, digit),
+            "{context}: {step} places {digit} in {}, which the position rules out",
+            name(cell)
+        );
+    }
+    for &(cell, digit) in &step.eliminations {
+        assert_ne!(
+            answer[cell], digit,
+            "{context}: {step} removes the solution's digit"
+        );
+        assert!(
+            state.has(cell, digit),
+            "{context}: {step} removes {digit} from {}, which the player's position \
+             does not hold",
+            name(cell)
+        );
     }
 }
 
@@ -183,6 +208,11 @@ fn walk(puzzle: &Grid, solver: &Solver, tally: &mut Tally, context: &str) {
             &from_digits,
             answer,
             &format!("{here} without marks"),
+        );
+        assert!(
+            matches!(digits_only, Hint::Stuck { .. } | Hint::Deduction { .. })
+                || matches!(&digits_only, Hint::Step(step) if !step.placements.is_empty()),
+            "{here} without marks: {digits_only:?} places no digit"
         );
         tally.digit_only_hints += 1;
         tally.digit_only_reveals += usize::from(matches!(digits_only, Hint::Stuck { .. }));
@@ -244,4 +274,73 @@ fn hints_one_after_another_reach_the_solution_and_never_mislead() {
         total.digit_only_reveals,
         started.elapsed().as_secs_f64()
     );
+}
+
+/// What a walk by a player who writes digits only came to.
+#[derive(Debug, Default)]
+struct DigitWalk {
+    hints: usize,
+    /// Hints that needed eliminations first, and those eliminations.
+    deductions: usize,
+    reasons: usize,
+    reveals: usize,
+}
+
+/// Walks `puzzle` by hints alone, as a player who keeps no pencil marks: every hint must
+/// place a digit, the right one, and the walk ends solved.
+fn walk_digits_only(puzzle: &Grid, solver: &Solver, walk: &mut DigitWalk, context: &str) {
+    let Ok(Verdict::Unique(solution)) = solver.analyze(puzzle) else {
+        panic!("{context}: not a proper puzzle");
+    };
+    let mut board = *puzzle;
+    let work_budget = work_budget();
+    for _ in 0..CELLS {
+        let here = format!("{context} at {}", board.to_line());
+        let answer = hint(&board, &asking(puzzle, None, work_budget))
+            .unwrap_or_else(|err| panic!("{here}: {err}"));
+        if answer == Hint::Solved {
+            assert_eq!(board, solution, "{here}: solved, but not the solution");
+            return;
+        }
+        let state = position(&board, None).expect("no clash on the way");
+        let (placements, _) = check(&answer, &board, &state, solution.cells(), &here);
+        assert!(!placements.is_empty(), "{here}: {answer:?} places no digit");
+        walk.hints += 1;
+        match &answer {
+            Hint::Deduction { because, .. } => {
+                walk.deductions += 1;
+                walk.reasons += because.len();
+            }
+            Hint::Stuck { .. } => walk.reveals += 1,
+            _ => {}
+        }
+        let mut cells = *board.cells();
+        for (cell, digit) in placements {
+            cells[cell] = digit;
+        }
+        board = Grid::from_cells(cells).expect("digits 1-9");
+    }
+    panic!("{context}: not solved after {CELLS} hints, each of which placed a digit");
+}
+
+#[test]
+fn a_player_without_pencil_marks_gets_a_digit_from_every_hint() {
+    let solver = Solver::default();
+    for set in PROPER {
+        let mut walk = DigitWalk::default();
+        let puzzles = sample(set);
+        for (index, puzzle) in puzzles.iter().enumerate() {
+            walk_digits_only(puzzle, &solver, &mut walk, &format!("{set} #{index}"));
+        }
+        println!(
+            "{set}, digits only: {} puzzles, {} hints, each placing a digit: {} after \
+             eliminations ({} of them), {} reveals",
+            puzzles.len(),
+            walk.hints,
+            walk.deductions,
+            walk.reasons,
+            walk.reveals
+        );
+        assert!(walk.hints > 0, "{set}: no hint asked");
+    }
 }
