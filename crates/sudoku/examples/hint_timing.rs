@@ -1,5 +1,5 @@
 //! Time of one hint, as `POST /hint` computes it (the uniqueness check against the givens,
-//! the player's marks, the next logical step, its English sentence), over positions of
+//! the player's marks, the next logical step, its English sentences), over positions of
 //! puzzle files, one thread.
 //!
 //! `cargo run --release --example hint_timing -- [-n ROUNDS] FILE...` takes
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use sudoku::Grid;
 use sudoku::hint::{Hint, HintOptions, PencilMarks, hint};
 use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, next_step};
-use sudoku::messages::{Language, describe, render};
+use sudoku::messages::{Language, describe, describe_reasons, render};
 
 mod common;
 
@@ -96,7 +96,10 @@ fn main() {
                     },
                 )
                 .expect("a proper puzzle");
-                let sentence = render(&describe(&answer, &p.board, marks), Language::English);
+                let mut sentence = render(&describe(&answer, &p.board, marks), Language::English);
+                for reason in describe_reasons(&answer, &p.board) {
+                    sentence.push_str(&render(&reason, Language::English));
+                }
                 (answer, sentence)
             };
             let answers: Vec<Hint> = sample.iter().map(|p| ask(p).0).collect();
