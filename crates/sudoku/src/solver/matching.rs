@@ -49,34 +49,29 @@ impl Board {
                 cells &= cells - 1;
             }
         }
-        UNITS.iter().any(|unit| {
-            let mut candidates = [0u16; 9];
-            let mut open = 0;
-            for &cell in unit {
-                let digits = digits_of[usize::from(cell)];
-                candidates[open] = digits;
-                open += usize::from(digits != 0);
-            }
-            !has_perfect_matching(&candidates[..open])
-        })
+        UNITS
+            .iter()
+            .any(|unit| !has_perfect_matching(&unit.map(|cell| digits_of[usize::from(cell)])))
     }
 }
 
-/// Whether each cell can be given a different digit from its `candidates` (bit `d` for
-/// digit `d`): each cell takes its lowest free digit, and only a cell left with none looks
-/// for an augmenting path (Kuhn's), which on a board the band rules have propagated is rare.
-fn has_perfect_matching(candidates: &[u16]) -> bool {
+/// Whether each cell with candidates (an unsolved one) can be given a different digit from
+/// its `candidates` (bit `d` for digit `d`): each cell takes its lowest free digit, and only
+/// a cell left with none looks for an augmenting path (Kuhn's), which on a board the band
+/// rules have propagated is rare.
+fn has_perfect_matching(candidates: &[u16; 9]) -> bool {
     let mut cell_of_digit = [UNMATCHED; 9];
     let mut taken = 0u16;
     let mut unmatched = 0u16;
     for (cell, &digits) in candidates.iter().enumerate() {
         let free = digits & !taken;
-        if free == 0 {
-            unmatched |= 1 << cell;
-        } else {
+        // Cells without candidates are solved, and stay out of the matching.
+        if free != 0 {
             let digit = free.trailing_zeros() as usize;
             taken |= 1 << digit;
             cell_of_digit[digit] = cell as u8;
+        } else if digits != 0 {
+            unmatched |= 1 << cell;
         }
     }
     while unmatched != 0 {
@@ -92,7 +87,7 @@ fn has_perfect_matching(candidates: &[u16]) -> bool {
 
 /// Finds `cell` a digit, moving already matched cells to other digits if need be.
 fn augment(
-    candidates: &[u16],
+    candidates: &[u16; 9],
     cell_of_digit: &mut [u8; 9],
     visited: &mut u16,
     cell: usize,

@@ -9,7 +9,7 @@
 //! carries on with its next branch. So the subtree below the node where the squeeze first
 //! appeared is left at once, however large, a backjump driven by a fact that holds all the
 //! way down. The check runs at the first branch after [`FIRST_UNIT_CHECK_AT`] guesses; after
-//! one that finds nothing, the next comes at twice the guesses, so that a search that meets
+//! one that finds nothing, the next comes at [`UNIT_CHECK_GROWTH`] times the guesses, so that a search that meets
 //! no squeeze checks a few times in all; after one that finds a squeeze, the next comes
 //! [`UNIT_CHECK_GAP`] guesses later. The count of guesses to the next check shares the
 //! budget's countdown, so the search pays nothing at a node for it.
@@ -26,6 +26,10 @@ pub(super) const FIRST_UNIT_CHECK_AT: u64 = 64;
 /// The guesses between an all-different check that found a squeeze and the next one, and
 /// the fewest after one that found none.
 const UNIT_CHECK_GAP: u64 = 16;
+
+/// After an all-different check that found no squeeze, the next comes at this many times
+/// its guesses: a search that meets none checks a few times in all.
+const UNIT_CHECK_GROWTH: u64 = 4;
 
 /// Why a search stopped before its end.
 pub(super) enum Halt {
@@ -234,7 +238,7 @@ impl Search {
                 self.check_at = guesses + UNIT_CHECK_GAP;
                 return Err(Halt::Squeezed);
             }
-            self.check_at = (2 * guesses).max(guesses + UNIT_CHECK_GAP);
+            self.check_at = (UNIT_CHECK_GROWTH * guesses).max(guesses + UNIT_CHECK_GAP);
         }
         self.guesses_to_event = (self.check_at - guesses).min(self.guess_budget - guesses);
         Ok(())
