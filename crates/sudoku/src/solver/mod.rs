@@ -66,6 +66,9 @@
 //! each unit's cells and digits) sees it, but costs a few thousand instructions, too many
 //! for every node; the search runs it now and then once a board has taken more guesses than
 //! most puzzles need, and leaves the whole squeezed subtree when it fires ([`search`]).
+//! Past a few hundred guesses the check enforces the all-different rule instead (every
+//! naked and hidden subset, with the band rules between rounds), which also sees squeezes
+//! that subsets in other units bring about.
 //!
 //! # Light rules for puzzles with many givens
 //! From [`LIGHT_RULES_FROM_GIVENS`] givens on, the search skips the stack shrink and

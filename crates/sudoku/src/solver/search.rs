@@ -11,7 +11,8 @@
 //! way down. The check runs at the first branch after [`FIRST_UNIT_CHECK_AT`] guesses; after
 //! one that finds nothing, the next comes at [`UNIT_CHECK_GROWTH`] times the guesses, so that a search that meets
 //! no squeeze checks a few times in all; after one that finds a squeeze, the next comes
-//! [`UNIT_CHECK_GAP`] guesses later. The count of guesses to the next check shares the
+//! [`UNIT_CHECK_GAP`] guesses later. From [`ALL_DIFFERENT_FROM`] guesses on, the check is
+//! the stronger [`Check::AllDifferent`]. The count of guesses to the next check shares the
 //! budget's countdown, so the search pays nothing at a node for it.
 
 use super::board::{Board, Rules};
@@ -20,8 +21,10 @@ use crate::grid::Grid;
 
 /// The guesses a search makes before its first all-different check: more than most proper
 /// puzzles need, so that they pay nothing for it, and few enough that a board with a unit
-/// squeezed that the band rules cannot see is decided within a few hundred.
-pub(super) const FIRST_UNIT_CHECK_AT: u64 = 64;
+/// squeezed that the band rules cannot see is decided within a few hundred. At 64 (and the
+/// stronger check from 1,024) `forum_hardest` took 2.2% more instructions than without any
+/// check; at 128, 1.2% (BENCHMARKS.md).
+pub(super) const FIRST_UNIT_CHECK_AT: u64 = 128;
 
 /// The guesses between an all-different check that found a squeeze and the next one, and
 /// the fewest after one that found none.
@@ -31,12 +34,40 @@ const UNIT_CHECK_GAP: u64 = 16;
 /// its guesses: a search that meets none checks a few times in all.
 const UNIT_CHECK_GROWTH: u64 = 4;
 
+/// From this many guesses on, the checks enforce the all-different rule on every unit
+/// ([`Board::is_refuted_by_all_different`]) rather than only test it: several times dearer,
+/// and seen only by boards that are hard to decide, it also sees squeezes that subsets in
+/// other units bring about (a board the matching check alone left to 198,287 guesses takes
+/// 1,088 with this from 1,024, fewer from 512).
+const ALL_DIFFERENT_FROM: u64 = 512;
+
+/// How hard a check looks.
+#[derive(Clone, Copy)]
+pub(super) enum Check {
+    /// Whether every unit has a perfect matching.
+    Units,
+    /// The all-different rule on every unit, with the band rules, to a fixed point.
+    AllDifferent,
+}
+
+impl Check {
+    /// Whether the check proves that `board` has no solution.
+    #[inline(always)]
+    fn refutes(self, board: &Board) -> bool {
+        match self {
+            Check::Units => board.has_unmatchable_unit(),
+            Check::AllDifferent => board.is_refuted_by_all_different(),
+        }
+    }
+}
+
 /// Why a search stopped before its end.
 pub(super) enum Halt {
     /// The guess budget ran out.
     Exhausted,
-    /// A node's board has a squeezed unit: the nodes above leave until one that has none.
-    Squeezed,
+    /// The check refuted a node's board: the nodes above leave until one it does not
+    /// refute.
+    Squeezed(Check),
 }
 
 /// The search ran out of guesses before it could answer; this proves nothing about the
@@ -95,7 +126,7 @@ pub(super) fn count_solutions(
     );
     match isa.run(&mut search, board) {
         // Squeezed at the root: no solution.
-        Ok(()) | Err(Halt::Squeezed) => Ok(search.found),
+        Ok(()) | Err(Halt::Squeezed(_)) => Ok(search.found),
         Err(Halt::Exhausted) if configurations => {
             // Lost among configurations: start again with cells only, the guesses spent so
             // far counted against the budget.
@@ -104,7 +135,7 @@ pub(super) fn count_solutions(
             let result = isa.run(&mut again, board);
             again.found.guesses += spent;
             match result {
-                Ok(()) | Err(Halt::Squeezed) => Ok(again.found),
+                Ok(()) | Err(Halt::Squeezed(_)) => Ok(again.found),
                 Err(Halt::Exhausted) => Err(BudgetExhausted {
                     guesses: again.found.guesses,
                 }),
@@ -207,7 +238,7 @@ impl Search {
     #[inline(always)]
     fn unless_squeezed_here(branch: Result<(), Halt>, board: &Board) -> Result<(), Halt> {
         match branch {
-            Err(Halt::Squeezed) if !board.has_unmatchable_unit() => Ok(()),
+            Err(Halt::Squeezed(check)) if !check.refutes(board) => Ok(()),
             other => other,
         }
     }
@@ -233,10 +264,15 @@ impl Search {
             return Err(Halt::Exhausted);
         }
         if guesses >= self.check_at {
-            if board.has_unmatchable_unit() {
+            let check = if guesses >= ALL_DIFFERENT_FROM {
+                Check::AllDifferent
+            } else {
+                Check::Units
+            };
+            if check.refutes(board) {
                 // Squeezes happen on this board: look again soon.
                 self.check_at = guesses + UNIT_CHECK_GAP;
-                return Err(Halt::Squeezed);
+                return Err(Halt::Squeezed(check));
             }
             self.check_at = (UNIT_CHECK_GROWTH * guesses).max(guesses + UNIT_CHECK_GAP);
         }
