@@ -2,7 +2,7 @@
 //! that maximises the guesses the solver takes to count a board's solutions up to two.
 //!
 //! ```text
-//! cargo run --release -p sudoku --example hard_to_decide -- [--seed N] [--starts S] [--rounds R] [--budget G]
+//! cargo run --release -p sudoku --example hard_to_decide -- [--seed N] [--starts S] [--rounds R] [--budget G] [--unsolvable]
 //! ```
 //!
 //! Each of `S` starts (default 40) begins from a random board (half the starts: 14 to 30
@@ -12,7 +12,9 @@
 //! digit, move one to another cell, never making two givens clash. A move is kept when the
 //! board takes at least as many guesses as before. Every board is searched with a budget of
 //! `G` guesses (default 200,000), which bounds the run: at most `S * R * G` guesses. The
-//! same seed (default 1) gives the same boards. Prints each start's hardest board with its
+//! same seed (default 1) gives the same boards. With `--unsolvable` only boards without a
+//! solution count: each start is drawn again until it has none, and a move that gives the
+//! board a solution is not kept. Prints each start's hardest board with its
 //! guesses on stdout (`BOARD GUESSES`, the hardest first), and a summary on stderr.
 
 use rand_chacha::ChaCha8Rng;
@@ -24,6 +26,7 @@ struct Options {
     starts: usize,
     rounds: usize,
     budget: u64,
+    unsolvable: bool,
 }
 
 fn options() -> Options {
@@ -32,8 +35,13 @@ fn options() -> Options {
         starts: 40,
         rounds: 300,
         budget: 200_000,
+        unsolvable: false,
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = args.iter().position(|arg| arg == "--unsolvable") {
+        options.unsolvable = true;
+        args.remove(at);
+    }
     for pair in args.chunks(2) {
         let value = pair.get(1).and_then(|v| v.parse::<u64>().ok());
         match (pair[0].as_str(), value) {
@@ -43,7 +51,7 @@ fn options() -> Options {
             ("--budget", Some(v)) => options.budget = v,
             _ => {
                 eprintln!(
-                    "usage: hard_to_decide [--seed N] [--starts S] [--rounds R] [--budget G]"
+                    "usage: hard_to_decide [--seed N] [--starts S] [--rounds R] [--budget G] [--unsolvable]"
                 );
                 std::process::exit(2);
             }
@@ -159,26 +167,35 @@ fn mutate(rng: &mut ChaCha8Rng, cells: &[u8; 81]) -> [u8; 81] {
 fn main() {
     let options = options();
     let solver = Solver::with_budget(options.budget);
+    // The guesses a board takes; `None` for one that does not count (it has a solution when
+    // only boards without one are wanted).
     let guesses = |cells: &[u8; 81]| {
         let board = Grid::from_cells(*cells).expect("digits");
         match solver.count_solutions(&board, 2) {
-            Ok(count) => count.guesses,
-            Err(exhausted) => exhausted.guesses,
+            Ok(count) if options.unsolvable && count.solutions > 0 => None,
+            Ok(count) => Some(count.guesses),
+            Err(exhausted) => Some(exhausted.guesses),
         }
     };
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut hardest = Vec::new();
     for start in 0..options.starts {
-        let mut board = if start % 2 == 0 {
-            random_board(&mut rng)
-        } else {
-            near_valid_board(&mut rng, &Solver::default())
+        let (mut board, mut score) = loop {
+            let board = if start % 2 == 0 {
+                random_board(&mut rng)
+            } else {
+                near_valid_board(&mut rng, &Solver::default())
+            };
+            if let Some(score) = guesses(&board) {
+                break (board, score);
+            }
         };
-        let mut score = guesses(&board);
         let mut best = (score, board);
         for _ in 0..options.rounds {
             let next = mutate(&mut rng, &board);
-            let next_score = guesses(&next);
+            let Some(next_score) = guesses(&next) else {
+                continue;
+            };
             if next_score >= score {
                 (board, score) = (next, next_score);
                 if score > best.0 {

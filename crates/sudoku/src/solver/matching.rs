@@ -85,6 +85,44 @@ impl Board {
         }
     }
 
+    /// An unsolved cell (band, position) every candidate of which the band rules refute once
+    /// placed there, if there is one: then the board has no solution, though neither the
+    /// band rules nor the all-different rule see it on the board itself (failed-literal
+    /// probing, as SAT solvers do it). The search may have branched on other cells all the
+    /// way down, each subtree refuted the long way: the cell it never picked refutes them all.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn refuting_cell(&self) -> Option<(usize, usize)> {
+        (0..3).find_map(|band| {
+            let mut cells = self.unsolved[band];
+            while cells != 0 {
+                let pos = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                if self.is_refuted_at(band, pos) {
+                    return Some((band, pos));
+                }
+            }
+            None
+        })
+    }
+
+    /// Whether every candidate of cell `pos` of `band`, placed there, is refuted by the band
+    /// rules; false for a solved cell.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn is_refuted_at(&self, band: usize, pos: usize) -> bool {
+        if self.unsolved[band] & (1 << pos) == 0 {
+            return false;
+        }
+        (0..9)
+            .filter(|&digit| self.cands[3 * digit + band] & (1 << pos) != 0)
+            .all(|digit| {
+                let mut probe = *self;
+                probe.place(digit, band, pos);
+                probe.propagate::<Portable>(Rules::Full).is_err()
+            })
+    }
+
     /// The candidates (bit `d` for digit `d`) of each unsolved cell; 0 for a solved one.
     fn unsolved_digits(&self) -> [u16; CELLS] {
         let mut digits_of = [0u16; CELLS];
@@ -225,6 +263,27 @@ mod tests {
         assert!(board.propagate::<Portable>(Rules::Full).is_ok());
         assert!(!board.has_unmatchable_unit());
         assert!(board.is_refuted_by_all_different());
+    }
+
+    #[test]
+    fn a_cell_whose_every_candidate_fails_refutes_the_board() {
+        // Found by examples/hard_to_decide --unsolvable: no rule refutes the board itself,
+        // but each of row 2, column 1's five candidates is refuted by the band rules. It took
+        // 116,248 guesses before the probing.
+        let mut board = Board::from_grid(
+            &Grid::from_line(
+                "..................4...583..3......48......1.....6.2...5..........62......4.3...62",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert!(board.propagate::<Portable>(Rules::Full).is_ok());
+        assert!(!board.is_refuted_by_all_different());
+        let (band, pos) = board.refuting_cell().expect("a refuting cell");
+        assert!(board.is_refuted_at(band, pos));
+        assert!(board.is_refuted_at(0, 18 + 1), "row 2, column 1");
+        let solved = Board::from_grid(&Grid::from_line(crate::CLASSIC_PUZZLE).unwrap()).unwrap();
+        assert_eq!(solved.refuting_cell(), None);
     }
 
     #[test]

@@ -68,7 +68,10 @@
 //! most puzzles need, and leaves the whole squeezed subtree when it fires ([`search`]).
 //! Past a few hundred guesses the check enforces the all-different rule instead (every
 //! naked and hidden subset, with the band rules between rounds), which also sees squeezes
-//! that subsets in other units bring about.
+//! that subsets in other units bring about; past a thousand, the search also probes every
+//! unsolved cell for one whose every candidate the band rules refute, which catches
+//! contradictions that need two or more digits at once (the cell the branching never picked
+//! refutes every subtree below).
 //!
 //! # Light rules for puzzles with many givens
 //! From [`LIGHT_RULES_FROM_GIVENS`] givens on, the search skips the stack shrink and
