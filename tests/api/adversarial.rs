@@ -14,7 +14,7 @@ use crate::helpers::*;
 /// Guesses (`helpers::guesses`, the default solver's count) an adversarial puzzle may take:
 /// a few milliseconds in a debug build and well under one in release (about 4,000 guesses
 /// a millisecond there). The hardest here takes 141 (Easter Monster); the slowest input
-/// known with a solution, `helpers::SLOW`, 1,775.
+/// known with a solution, `helpers::SLOW`, 1,156.
 const EASY: u64 = 1_000;
 
 /// Built against naive backtracking (cells in order, digits 1 to 9): its first row must be

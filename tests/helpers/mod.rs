@@ -26,7 +26,7 @@ pub(crate) use sudoku::{CLASSIC_PUZZLE as PUZZLE, CLASSIC_SOLUTION as SOLUTION};
 
 /// Not a proper puzzle (17 givens, several solutions, found by `examples/hard_to_decide`,
 /// the board with solutions of `data/hard-to-decide/adversarial` that takes the most
-/// guesses): proving two takes 1,775 guesses, ~0.3 ms in release and a few in debug, far
+/// guesses): proving two takes 1,156 guesses, ~0.3 ms in release and a few in debug, far
 /// past the inline guess budget. The slowest input with a solution known for this solver.
 /// (The one before, `....8.....18..9....` with 13 givens, took about 80,000 guesses until
 /// the all-different checks; 99 since.)

@@ -66,9 +66,9 @@
 //! each unit's cells and digits) sees it, but costs a few thousand instructions, too many
 //! for every node; the search runs it now and then once a board has taken more guesses than
 //! most puzzles need, and leaves the whole squeezed subtree when it fires ([`search`]).
-//! Past a few hundred guesses the check enforces the all-different rule instead (every
+//! Past a thousand guesses the check enforces the all-different rule instead (every
 //! naked and hidden subset, with the band rules between rounds), which also sees squeezes
-//! that subsets in other units bring about; past a thousand, the search also probes every
+//! that subsets in other units bring about, and the search also probes every
 //! unsolved cell for one whose every candidate the band rules refute, which catches
 //! contradictions that need two or more digits at once (the cell the branching never picked
 //! refutes every subtree below).

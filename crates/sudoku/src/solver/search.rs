@@ -22,10 +22,12 @@ use crate::grid::Grid;
 
 /// The guesses a search makes before its first all-different check: more than most proper
 /// puzzles need, so that they pay nothing for it, and few enough that a board with a unit
-/// squeezed that the band rules cannot see is decided within a few hundred. At 64 (and the
+/// squeezed that the band rules cannot see is decided within a few hundred. At 64 (the
 /// stronger check from 1,024) `forum_hardest` took 2.2% more instructions than without any
-/// check; at 128, 1.2% (BENCHMARKS.md).
-pub(super) const FIRST_UNIT_CHECK_AT: u64 = 128;
+/// check; at 128 (from 512) `msolve_hardest` 1.5% more instructions but 4% more time, the
+/// checks' loops running slower than the search's; at 256 (from 1,024) it runs as fast as
+/// without (BENCHMARKS.md).
+pub(super) const FIRST_UNIT_CHECK_AT: u64 = 256;
 
 /// The guesses between an all-different check that found a squeeze and the next one, and
 /// the fewest after one that found none.
@@ -39,8 +41,8 @@ const UNIT_CHECK_GROWTH: u64 = 4;
 /// ([`Board::is_refuted_by_all_different`]) rather than only test it: several times dearer,
 /// and seen only by boards that are hard to decide, it also sees squeezes that subsets in
 /// other units bring about (a board the matching check alone left to 198,287 guesses takes
-/// 1,088 with this from 1,024, fewer from 512).
-const ALL_DIFFERENT_FROM: u64 = 512;
+/// 1,088 with this from 1,024).
+const ALL_DIFFERENT_FROM: u64 = 1_024;
 
 /// The first probing of every unsolved cell ([`Board::refuting_cell`]), after this many
 /// guesses: dearer still (hundreds of propagations), and reached by no puzzle of the
