@@ -1,8 +1,11 @@
 //! Every failure of the API, answered as `application/problem+json` (RFC 9457): its
 //! status, its stable code, and the [`Problem`] body it is sent as.
 
+use std::sync::LazyLock;
+
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use prometheus_client::metrics::counter::Counter;
 
 use super::wire::{BoardError, ConflictBody, ParameterError, Problem};
 use crate::config::RETRY_AFTER_SECS;
@@ -203,8 +206,18 @@ impl From<GenerateError> for ApiError {
     }
 }
 
+/// Answers (whole or a batch's board) of 503 `search_limit` because a search ran out of
+/// its guess budget, since the start; also in `/metrics`. Counted here, where every such
+/// answer is made from the solver's [`sudoku::BudgetExhausted`].
+pub fn search_limit_answers() -> Counter {
+    SEARCH_LIMIT_ANSWERS.clone()
+}
+
+static SEARCH_LIMIT_ANSWERS: LazyLock<Counter> = LazyLock::new(Counter::default);
+
 impl From<sudoku::BudgetExhausted> for ApiError {
     fn from(exhausted: sudoku::BudgetExhausted) -> Self {
+        SEARCH_LIMIT_ANSWERS.inc();
         ApiError::SearchLimit(exhausted.guesses)
     }
 }

@@ -147,6 +147,11 @@ impl Metrics {
             unauthorized.clone(),
         );
         registry.register(
+            "search_limit_answers",
+            "Answers 503 search_limit (a whole answer or a batch's board) because a search ran out of its guess budget",
+            super::error::search_limit_answers(),
+        );
+        registry.register(
             "log_lines_dropped",
             "Log lines dropped because the log output was not draining (a stalled collector, a full pipe)",
             crate::telemetry::dropped_log_lines(),

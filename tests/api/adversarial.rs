@@ -14,7 +14,7 @@ use crate::helpers::*;
 /// Guesses (`helpers::guesses`, the default solver's count) an adversarial puzzle may take:
 /// a few milliseconds in a debug build and well under one in release (about 4,000 guesses
 /// a millisecond there). The hardest here takes 141 (Easter Monster); the slowest input
-/// known, `helpers::SLOW`, about 80,000.
+/// known with a solution, `helpers::SLOW`, 1,156.
 const EASY: u64 = 1_000;
 
 /// Built against naive backtracking (cells in order, digits 1 to 9): its first row must be
@@ -354,6 +354,16 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
             EASTER_MONSTER_LIE.to_owned(),
         ),
     ];
+    // The answers counted in /metrics (shared by every test of this binary, which may add
+    // their own meanwhile: at least these).
+    let search_limit_answers = |text: &str| -> u64 {
+        text.lines()
+            .find_map(|line| line.strip_prefix("search_limit_answers_total "))
+            .and_then(|count| count.parse().ok())
+            .unwrap_or_else(|| panic!("no search_limit_answers_total in:\n{text}"))
+    };
+    let counted_before = search_limit_answers(get(&app(), "/metrics").await.body.as_str().unwrap());
+    let mut answered = 0;
     for budget in [0, 1] {
         let app = app_with(&Config {
             guess_budget: budget,
@@ -378,6 +388,7 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
             );
             let report = post_json(&app, "/validate", &body).await;
             report.assert_problem(503, "search_limit", &format!("{case}, /validate"));
+            answered += 2;
         }
         // What propagation alone settles needs no guess, so any budget answers it: the
         // anti-brute-force puzzle (hard only for naive backtracking), 17 clues, and the
@@ -397,6 +408,11 @@ async fn a_tiny_guess_budget_answers_503_search_limit_not_422() {
             );
         }
     }
+    let counted = search_limit_answers(get(&app(), "/metrics").await.body.as_str().unwrap());
+    assert!(
+        counted >= counted_before + answered,
+        "{answered} answers, counted {counted} after {counted_before}"
+    );
     // With the default budget the same hidden lie is a proven 422.
     let answer = post_json(&app(), "/solve", &json!({ "board": EASTER_MONSTER_LIE })).await;
     answer.assert_problem(422, "no_solution", "default budget, hidden lie");

@@ -39,6 +39,7 @@ async fn health_readiness_spec_and_metrics_answer() {
         "solves_in_flight 0",
         "overloaded_rejections_total 0",
         "log_lines_dropped_total ",
+        "search_limit_answers_total ",
         "build_info{version=",
     ] {
         assert!(text.contains(needle), "metrics lack {needle:?}:\n{text}");

@@ -24,11 +24,14 @@ use sudoku::{Grid, Solver};
 /// The classic puzzle from Wikipedia's Sudoku article, and its solution.
 pub(crate) use sudoku::{CLASSIC_PUZZLE as PUZZLE, CLASSIC_SOLUTION as SOLUTION};
 
-/// Not a proper puzzle (13 givens, several solutions, found by a random search for slow
-/// inputs): proving two takes about 80,000 guesses, ~20 ms in release and a few hundred in
-/// debug, far past the inline guess budget. The slowest input known for this solver.
+/// Not a proper puzzle (17 givens, several solutions, found by `examples/hard_to_decide`,
+/// the board with solutions of `data/hard-to-decide/adversarial` that takes the most
+/// guesses): proving two takes 1,156 guesses, ~0.3 ms in release and a few in debug, far
+/// past the inline guess budget. The slowest input with a solution known for this solver.
+/// (The one before, `....8.....18..9....` with 13 givens, took about 80,000 guesses until
+/// the all-different checks; 99 since.)
 pub(crate) const SLOW: &str =
-    "....8.....18..9..............6.9.....4....8.....62............3.5..........9.....";
+    "....3....5........2........7.1.6..........4....497.1.....1.97...9.........3...6..";
 
 /// A board with every cell empty.
 pub(crate) fn empty_board() -> String {

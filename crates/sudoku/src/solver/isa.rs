@@ -27,7 +27,7 @@
 #![allow(unsafe_code)]
 
 use super::board::Board;
-use super::search::{BudgetExhausted, Search};
+use super::search::{Halt, Search};
 use super::tables;
 
 /// Which compiled copy of the search runs.
@@ -95,7 +95,7 @@ impl Isa {
 
     /// Runs the search from `board` with this copy; one the CPU cannot run falls back to the
     /// baseline.
-    pub(super) fn run(self, search: &mut Search, mut board: Board) -> Result<(), BudgetExhausted> {
+    pub(super) fn run(self, search: &mut Search, mut board: Board) -> Result<(), Halt> {
         match self {
             #[cfg(target_arch = "x86_64")]
             Isa::X86_64V3 if self.is_supported() => {
@@ -243,7 +243,7 @@ fn pext_is_fast_on(vendor: [u32; 3], signature: u32) -> bool {
     !(vendor == AMD || vendor == HYGON) || family >= 0x19
 }
 
-fn run_baseline(search: &mut Search, board: &mut Board) -> Result<(), BudgetExhausted> {
+fn run_baseline(search: &mut Search, board: &mut Board) -> Result<(), Halt> {
     search.step::<Portable>(board, run_baseline)
 }
 
@@ -251,7 +251,7 @@ fn run_baseline(search: &mut Search, board: &mut Board) -> Result<(), BudgetExha
 /// Only on a CPU with every feature enabled here.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-unsafe fn run_x86_64_v3(search: &mut Search, board: &mut Board) -> Result<(), BudgetExhausted> {
+unsafe fn run_x86_64_v3(search: &mut Search, board: &mut Board) -> Result<(), Halt> {
     search.step::<Portable>(board, |search, board| {
         // SAFETY: only reached from this copy, entered on a CPU with its features.
         unsafe { run_x86_64_v3(search, board) }
@@ -262,10 +262,7 @@ unsafe fn run_x86_64_v3(search: &mut Search, board: &mut Board) -> Result<(), Bu
 /// Only on a CPU with every feature enabled here.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-unsafe fn run_x86_64_v3_pext(
-    search: &mut Search,
-    board: &mut Board,
-) -> Result<(), BudgetExhausted> {
+unsafe fn run_x86_64_v3_pext(search: &mut Search, board: &mut Board) -> Result<(), Halt> {
     search.step::<Pext>(board, |search, board| {
         // SAFETY: only reached from this copy, entered on a CPU with its features.
         unsafe { run_x86_64_v3_pext(search, board) }

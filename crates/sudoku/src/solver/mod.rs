@@ -57,6 +57,22 @@
 //! bytes), the last one in place. Every one tried costs one *guess* from the budget, so a
 //! search always ends: with the solutions it found, or with [`BudgetExhausted`].
 //!
+//! # Squeezed units
+//! The rules above reason one digit, or one cell, at a time. A board can have a unit where
+//! some digits have fewer cells left than there are digits (three digits whose only places
+//! in a column are two of its cells), which no such rule sees until one of those cells is
+//! placed: on a sparse board that can be far below, and every subtree in between is
+//! refuted the long way. The all-different check ([`matching`]: a perfect matching between
+//! each unit's cells and digits) sees it, but costs a few thousand instructions, too many
+//! for every node; the search runs it now and then once a board has taken more guesses than
+//! most puzzles need, and leaves the whole squeezed subtree when it fires ([`search`]).
+//! Past a thousand guesses the check enforces the all-different rule instead (every
+//! naked and hidden subset, with the band rules between rounds), which also sees squeezes
+//! that subsets in other units bring about, and the search also probes every
+//! unsolved cell for one whose every candidate the band rules refute, which catches
+//! contradictions that need two or more digits at once (the cell the branching never picked
+//! refutes every subtree below).
+//!
 //! # Light rules for puzzles with many givens
 //! From [`LIGHT_RULES_FROM_GIVENS`] givens on, the search skips the stack shrink and
 //! branches on the first cell with two candidates, as JCZSolve does. With that many givens
@@ -68,7 +84,7 @@
 //!
 //! # Files
 //! [`tables`] holds the constant tables and their lookups, [`lanes`] the loops done four
-//! masks at a time (SIMD), [`board`] the band board and its propagation, [`branching`] the choice of a branching cell or configuration, [`search`]
+//! masks at a time (SIMD), [`board`] the band board and its propagation, [`branching`] the choice of a branching cell or configuration, [`matching`] the all-different check, [`search`]
 //! the search with its budget and fresh start, [`isa`] its copies compiled for x86-64-v3
 //! (one of them gathering band patterns with BMI2's `pext`) and the choice of copy made at
 //! run time; this file the public API and the choices made from the givens.
@@ -79,6 +95,7 @@ mod branching;
 mod differential;
 mod isa;
 mod lanes;
+mod matching;
 #[cfg(test)]
 mod reference;
 mod search;

@@ -1,9 +1,91 @@
 //! The search: propagate, branch, recurse, with every branch tried costing a guess from
 //! the budget, and the fresh start with cells only when configurations lose their way.
+//!
+//! # Leaving a squeezed subtree
+//! Now and then, when a node branches, the search runs the all-different check (see
+//! [`super::matching`]). When it finds a unit squeezed, the node returns [`Halt::Squeezed`],
+//! and each node above checks its own board as the halt reaches it: one that is squeezed
+//! too returns it in turn (no board below it has a solution either), the first that is not
+//! carries on with its next branch. So the subtree below the node where the squeeze first
+//! appeared is left at once, however large, a backjump driven by a fact that holds all the
+//! way down. The check runs at the first branch after [`FIRST_UNIT_CHECK_AT`] guesses; after
+//! one that finds nothing, the next comes at [`UNIT_CHECK_GROWTH`] times the guesses, so that a search that meets
+//! no squeeze checks a few times in all; after one that finds a squeeze, the next comes
+//! [`UNIT_CHECK_GAP`] guesses later. From [`ALL_DIFFERENT_FROM`] guesses on, the check is
+//! the stronger [`Check::AllDifferent`], and from [`PROBING_FROM`] the search also probes
+//! every cell at its own pace, a refuting cell being tried alone on the nodes above. The count of guesses to the next check shares the
+//! budget's countdown, so the search pays nothing at a node for it.
 
 use super::board::{Board, Rules};
 use super::isa::{Isa, Kernel};
 use crate::grid::Grid;
+
+/// The guesses a search makes before its first all-different check: more than most proper
+/// puzzles need, so that they pay nothing for it, and few enough that a board with a unit
+/// squeezed that the band rules cannot see is decided within a few hundred. At 64 (the
+/// stronger check from 1,024) `forum_hardest` took 2.2% more instructions than without any
+/// check; at 128 (from 512) `msolve_hardest` 1.5% more instructions but 4% more time, the
+/// checks' loops running slower than the search's; at 256 (from 1,024) it runs as fast as
+/// without (BENCHMARKS.md).
+pub(super) const FIRST_UNIT_CHECK_AT: u64 = 256;
+
+/// The guesses between an all-different check that found a squeeze and the next one, and
+/// the fewest after one that found none.
+const UNIT_CHECK_GAP: u64 = 16;
+
+/// After an all-different check that found no squeeze, the next comes at this many times
+/// its guesses: a search that meets none checks a few times in all.
+const UNIT_CHECK_GROWTH: u64 = 4;
+
+/// From this many guesses on, the checks enforce the all-different rule on every unit
+/// ([`Board::is_refuted_by_all_different`]) rather than only test it: several times dearer,
+/// and seen only by boards that are hard to decide, it also sees squeezes that subsets in
+/// other units bring about (a board the matching check alone left to 198,287 guesses takes
+/// 1,088 with this from 1,024).
+const ALL_DIFFERENT_FROM: u64 = 1_024;
+
+/// The first probing of every unsolved cell ([`Board::refuting_cell`]), after this many
+/// guesses: dearer still (hundreds of propagations), and reached by no puzzle of the
+/// committed sets but 2 of `msolve_hardest`'s 1,000. After one that finds nothing the next
+/// comes at twice the guesses; after one that refutes the board, an eighth later. Kept
+/// apart from the other checks, which keep their own pace.
+const PROBING_FROM: u64 = 1_024;
+
+/// How hard a check looks.
+#[derive(Clone, Copy)]
+pub(super) enum Check {
+    /// Whether every unit has a perfect matching.
+    Units,
+    /// The all-different rule on every unit, with the band rules, to a fixed point.
+    AllDifferent,
+    /// Whether every candidate of this cell (band, position) is refuted by the band rules;
+    /// found by probing every cell, and tried alone on the nodes above.
+    Probe(u8, u8),
+}
+
+impl Check {
+    /// Whether the check proves that `board` has no solution. Out of line: kept out of the
+    /// search's own code, where the halt's test alone was enough to cost instructions on
+    /// every set.
+    #[cold]
+    #[inline(never)]
+    fn refutes(self, board: &Board) -> bool {
+        match self {
+            Check::Units => board.has_unmatchable_unit(),
+            Check::AllDifferent => board.is_refuted_by_all_different(),
+            Check::Probe(band, pos) => board.is_refuted_at(usize::from(band), usize::from(pos)),
+        }
+    }
+}
+
+/// Why a search stopped before its end.
+pub(super) enum Halt {
+    /// The guess budget ran out.
+    Exhausted,
+    /// The check refuted a node's board: the nodes above leave until one it does not
+    /// refute.
+    Squeezed(Check),
+}
 
 /// The search ran out of guesses before it could answer; this proves nothing about the
 /// puzzle, and is distinct from "no solution".
@@ -49,36 +131,36 @@ pub(super) fn count_solutions(
     guess_budget: u64,
     configuration_guesses: u64,
 ) -> Result<Count, BudgetExhausted> {
-    let mut search = Search {
+    let mut search = Search::new(
         rules,
         configurations,
         limit,
-        guesses_left: if configurations {
+        if configurations {
             configuration_guesses
         } else {
             guess_budget
         },
-        found: Count::NOTHING,
-    };
+    );
     match isa.run(&mut search, board) {
-        Ok(()) => Ok(search.found),
-        Err(_) if configurations => {
+        // Squeezed at the root: no solution.
+        Ok(()) | Err(Halt::Squeezed(_)) => Ok(search.found),
+        Err(Halt::Exhausted) if configurations => {
             // Lost among configurations: start again with cells only, the guesses spent so
             // far counted against the budget.
             let spent = search.found.guesses;
-            let mut again = Search {
-                configurations: false,
-                guesses_left: guess_budget - spent,
-                found: Count::NOTHING,
-                ..search
-            };
+            let mut again = Search::new(rules, false, limit, guess_budget - spent);
             let result = isa.run(&mut again, board);
             again.found.guesses += spent;
-            result.map(|()| again.found).map_err(|_| BudgetExhausted {
-                guesses: again.found.guesses,
-            })
+            match result {
+                Ok(()) | Err(Halt::Squeezed(_)) => Ok(again.found),
+                Err(Halt::Exhausted) => Err(BudgetExhausted {
+                    guesses: again.found.guesses,
+                }),
+            }
         }
-        Err(exhausted) => Err(exhausted),
+        Err(Halt::Exhausted) => Err(BudgetExhausted {
+            guesses: search.found.guesses,
+        }),
     }
 }
 
@@ -88,11 +170,32 @@ pub(super) struct Search {
     /// comment](super)).
     configurations: bool,
     limit: usize,
-    guesses_left: u64,
+    /// Guesses left before the next event: the end of the budget or the next all-different
+    /// check, whichever comes first.
+    guesses_to_event: u64,
+    /// The guesses allowed in all.
+    guess_budget: u64,
+    /// The guess count at which the next all-different check is due.
+    check_at: u64,
+    /// The guess count at which the next probing of every cell is due.
+    probe_at: u64,
     found: Count,
 }
 
 impl Search {
+    fn new(rules: Rules, configurations: bool, limit: usize, guess_budget: u64) -> Search {
+        Search {
+            rules,
+            configurations,
+            limit,
+            guesses_to_event: guess_budget.min(FIRST_UNIT_CHECK_AT),
+            guess_budget,
+            check_at: FIRST_UNIT_CHECK_AT,
+            probe_at: PROBING_FROM,
+            found: Count::NOTHING,
+        }
+    }
+
     /// Searches from `board`, with `recurse` for the branches tried on a copy: the search
     /// itself, as compiled for one instruction set (see [`super::isa`]), into which this is
     /// inlined with everything below it.
@@ -104,8 +207,8 @@ impl Search {
     pub(super) fn step<K: Kernel>(
         &mut self,
         board: &mut Board,
-        recurse: impl Fn(&mut Search, &mut Board) -> Result<(), BudgetExhausted>,
-    ) -> Result<(), BudgetExhausted> {
+        recurse: impl Fn(&mut Search, &mut Board) -> Result<(), Halt>,
+    ) -> Result<(), Halt> {
         loop {
             let Ok(counts) = board.propagate::<K>(self.rules) else {
                 return Ok(());
@@ -118,14 +221,15 @@ impl Search {
             let cell = board.branching_cell(self.rules, &counts);
             if self.configurations && cell.or_a_configuration {
                 if let Some((digit, [first, second])) = board.branching_configuration::<K>() {
-                    self.spend_guess()?;
+                    self.spend_guess(board)?;
                     let mut next = *board;
                     next.confine(digit, first);
-                    recurse(self, &mut next)?;
+                    let branch = recurse(self, &mut next);
+                    Self::unless_squeezed_here(branch, board)?;
                     if self.found.solutions >= self.limit {
                         return Ok(());
                     }
-                    self.spend_guess()?;
+                    self.spend_guess(board)?;
                     board.confine(digit, second);
                     continue;
                 }
@@ -135,28 +239,73 @@ impl Search {
             while digits & (digits - 1) != 0 {
                 let digit = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
-                self.spend_guess()?;
+                self.spend_guess(board)?;
                 let mut next = *board;
                 next.place(digit, band, pos);
-                recurse(self, &mut next)?;
+                let branch = recurse(self, &mut next);
+                Self::unless_squeezed_here(branch, board)?;
                 if self.found.solutions >= self.limit {
                     return Ok(());
                 }
             }
-            self.spend_guess()?;
+            self.spend_guess(board)?;
             board.place(digits.trailing_zeros() as usize, band, pos);
         }
     }
 
+    /// A branch's outcome as seen from the node above, whose propagated board is `board`:
+    /// a squeeze below that this board does not have ends there.
     #[inline(always)]
-    fn spend_guess(&mut self) -> Result<(), BudgetExhausted> {
-        if self.guesses_left == 0 {
-            return Err(BudgetExhausted {
-                guesses: self.found.guesses,
-            });
+    fn unless_squeezed_here(branch: Result<(), Halt>, board: &Board) -> Result<(), Halt> {
+        match branch {
+            Err(Halt::Squeezed(check)) if !check.refutes(board) => Ok(()),
+            other => other,
         }
-        self.guesses_left -= 1;
+    }
+
+    /// Spends a guess to branch at the node whose propagated board is `board`.
+    #[inline(always)]
+    fn spend_guess(&mut self, board: &Board) -> Result<(), Halt> {
+        if self.guesses_to_event == 0 {
+            self.next_event(board)?;
+        }
+        self.guesses_to_event -= 1;
         self.found.guesses += 1;
+        Ok(())
+    }
+
+    /// The budget's end or the all-different check, reached at a node about to branch; on
+    /// carrying on, the guesses to the next event.
+    #[cold]
+    #[inline(never)]
+    fn next_event(&mut self, board: &Board) -> Result<(), Halt> {
+        let guesses = self.found.guesses;
+        if guesses >= self.guess_budget {
+            return Err(Halt::Exhausted);
+        }
+        if guesses >= self.check_at {
+            let check = if guesses >= ALL_DIFFERENT_FROM {
+                Check::AllDifferent
+            } else {
+                Check::Units
+            };
+            if check.refutes(board) {
+                // Squeezes happen on this board: look again soon.
+                self.check_at = guesses + UNIT_CHECK_GAP;
+                return Err(Halt::Squeezed(check));
+            }
+            self.check_at = (UNIT_CHECK_GROWTH * guesses).max(guesses + UNIT_CHECK_GAP);
+        }
+        if guesses >= self.probe_at {
+            if let Some((band, pos)) = board.refuting_cell() {
+                // Soon again, but not so soon that probing takes most of a long search.
+                self.probe_at = guesses + UNIT_CHECK_GAP;
+                return Err(Halt::Squeezed(Check::Probe(band as u8, pos as u8)));
+            }
+            self.probe_at = 2 * guesses;
+        }
+        self.guesses_to_event =
+            (self.check_at.min(self.probe_at) - guesses).min(self.guess_budget - guesses);
         Ok(())
     }
 }
@@ -182,6 +331,24 @@ mod tests {
         let puzzle = Grid::from_cells(cells).unwrap();
         assert!(is_valid(&puzzle));
         assert_eq!(Solver::default().analyze(&puzzle), Ok(Verdict::None));
+    }
+
+    #[test]
+    fn a_squeezed_unit_is_left_at_the_first_check() {
+        // Column 4 needs 1, 5 and 6 in its two cells of rows 7 and 8: the band rules never
+        // see it, and before the all-different check the search spent its whole budget.
+        let squeezed = grid(
+            ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........",
+        );
+        let count = Solver::default().count_solutions(&squeezed, 2).unwrap();
+        assert_eq!(count.solutions, 0);
+        // Right at the check: the nodes above it are squeezed too, back to the root.
+        assert_eq!(count.guesses, FIRST_UNIT_CHECK_AT);
+        // The budget still ends a search that runs out before the check.
+        assert_eq!(
+            Solver::with_budget(10).count_solutions(&squeezed, 2),
+            Err(BudgetExhausted { guesses: 10 })
+        );
     }
 
     #[test]

@@ -1,0 +1,422 @@
+//! The all-different check: whether every row, column and box can still give each of its
+//! nine cells a different digit among the cells' candidates, a perfect matching between the
+//! unit's cells and digits.
+//!
+//! The band rules reason one digit at a time, and the naked singles one cell at a time, so a
+//! set of digits squeezed into fewer cells of a unit than there are digits (three digits
+//! whose only places in a column are two of its cells) goes unseen until one of those cells
+//! is placed, which on a sparse board may be deep below. Such a squeeze stays true in every
+//! board below the one where it appears, so the search may abandon that whole subtree as
+//! soon as the check sees it (see [`super::search`] for when it looks). The check is a few
+//! thousand instructions, too many for every node.
+
+use super::board::{Board, Rules};
+use super::isa::Portable;
+use crate::grid::CELLS;
+
+/// The cells of the 27 units: rows, columns, boxes.
+static UNITS: [[u8; 9]; 27] = {
+    let mut units = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            units[i][j] = (9 * i + j) as u8;
+            units[9 + i][j] = (9 * j + i) as u8;
+            units[18 + i][j] = (27 * (i / 3) + 3 * (i % 3) + 9 * (j / 3) + j % 3) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    units
+};
+
+/// No cell matched to this digit yet.
+const UNMATCHED: u8 = u8::MAX;
+
+impl Board {
+    /// True when some row, column or box cannot hold its nine digits in distinct cells: then
+    /// neither this board nor any board below it has a solution. Only the unsolved cells are
+    /// matched: a placed digit is already out of its units' other cells.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn has_unmatchable_unit(&self) -> bool {
+        let digits_of = self.unsolved_digits();
+        UNITS
+            .iter()
+            .any(|unit| perfect_matching(&unit.map(|cell| digits_of[usize::from(cell)])).is_none())
+    }
+
+    /// The stronger check, for searches that have run long: the all-different rule
+    /// enforced on every unit (a candidate that no matching of its unit uses is removed,
+    /// which is every naked and hidden subset at once; Régin's filtering, ours on bit
+    /// masks), and the band rules run again after each round, until a contradiction or
+    /// nothing left to remove. True on a contradiction. It sees squeezes that only appear
+    /// once subsets in other units have removed candidates.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn is_refuted_by_all_different(&self) -> bool {
+        let mut board = *self;
+        loop {
+            let digits_of = board.unsolved_digits();
+            let mut removed = false;
+            for unit in &UNITS {
+                let candidates = unit.map(|cell| digits_of[usize::from(cell)]);
+                let Some(kept) = matchable_candidates(&candidates) else {
+                    return true;
+                };
+                for (&cell, (&had, &keeps)) in unit.iter().zip(candidates.iter().zip(&kept)) {
+                    let mut gone = had & !keeps;
+                    let (band, pos) = (usize::from(cell) / 27, usize::from(cell) % 27);
+                    while gone != 0 {
+                        let digit = gone.trailing_zeros() as usize;
+                        gone &= gone - 1;
+                        board.cands[3 * digit + band] &= !(1 << pos);
+                        removed = true;
+                    }
+                }
+            }
+            if !removed {
+                return false;
+            }
+            if board.propagate::<Portable>(Rules::Full).is_err() {
+                return true;
+            }
+        }
+    }
+
+    /// An unsolved cell (band, position) every candidate of which the band rules refute once
+    /// placed there, if there is one: then the board has no solution, though neither the
+    /// band rules nor the all-different rule see it on the board itself (failed-literal
+    /// probing, as SAT solvers do it). The search may have branched on other cells all the
+    /// way down, each subtree refuted the long way: the cell it never picked refutes them all.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn refuting_cell(&self) -> Option<(usize, usize)> {
+        (0..3).find_map(|band| {
+            let mut cells = self.unsolved[band];
+            while cells != 0 {
+                let pos = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                if self.is_refuted_at(band, pos) {
+                    return Some((band, pos));
+                }
+            }
+            None
+        })
+    }
+
+    /// Whether every candidate of cell `pos` of `band`, placed there, is refuted by the band
+    /// rules; false for a solved cell.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn is_refuted_at(&self, band: usize, pos: usize) -> bool {
+        if self.unsolved[band] & (1 << pos) == 0 {
+            return false;
+        }
+        (0..9)
+            .filter(|&digit| self.cands[3 * digit + band] & (1 << pos) != 0)
+            .all(|digit| {
+                let mut probe = *self;
+                probe.place(digit, band, pos);
+                probe.propagate::<Portable>(Rules::Full).is_err()
+            })
+    }
+
+    /// The candidates (bit `d` for digit `d`) of each unsolved cell; 0 for a solved one.
+    fn unsolved_digits(&self) -> [u16; CELLS] {
+        let mut digits_of = [0u16; CELLS];
+        for (i, &mask) in self.cands.iter().enumerate() {
+            let (digit, band) = (i / 3, i % 3);
+            let mut cells = mask & self.unsolved[band];
+            while cells != 0 {
+                digits_of[27 * band + cells.trailing_zeros() as usize] |= 1 << digit;
+                cells &= cells - 1;
+            }
+        }
+        digits_of
+    }
+}
+
+/// Of each cell's `candidates`, those that some perfect matching of the unit gives it;
+/// `None` when there is no perfect matching. With every unplaced digit matched, a cell `i`
+/// may take digit `d`, matched to cell `j`, exactly when `i` and `j` lie on one cycle of
+/// the graph where each cell points to the cells matched to its other candidates.
+fn matchable_candidates(candidates: &[u16; 9]) -> Option<[u16; 9]> {
+    let cell_of_digit = perfect_matching(candidates)?;
+    let mut reach = [0u16; 9];
+    for (cell, &digits) in candidates.iter().enumerate() {
+        let mut others = digits;
+        while others != 0 {
+            let digit = others.trailing_zeros() as usize;
+            others &= others - 1;
+            if cell_of_digit[digit] != UNMATCHED {
+                reach[cell] |= 1 << cell_of_digit[digit];
+            }
+        }
+    }
+    // Warshall's transitive closure on bit masks.
+    for via in 0..9 {
+        for cell in 0..9 {
+            if reach[cell] & (1 << via) != 0 {
+                reach[cell] |= reach[via];
+            }
+        }
+    }
+    let mut kept = [0u16; 9];
+    for (cell, &digits) in candidates.iter().enumerate() {
+        let mut each = digits;
+        while each != 0 {
+            let digit = each.trailing_zeros() as usize;
+            each &= each - 1;
+            let holder = usize::from(cell_of_digit[digit]);
+            if holder == cell || (holder < 9 && reach[holder] & (1 << cell) != 0) {
+                kept[cell] |= 1 << digit;
+            }
+        }
+    }
+    Some(kept)
+}
+
+/// A matching of each cell with candidates (an unsolved one) to a different digit among
+/// its `candidates` (bit `d` for digit `d`), as the cell of each digit (unmatched digits
+/// [`UNMATCHED`]); `None` when there is none. Each cell takes its lowest free digit, and
+/// only a cell left with none looks for an augmenting path (Kuhn's), which on a board the
+/// band rules have propagated is rare.
+fn perfect_matching(candidates: &[u16; 9]) -> Option<[u8; 9]> {
+    let mut cell_of_digit = [UNMATCHED; 9];
+    let mut taken = 0u16;
+    let mut unmatched = 0u16;
+    for (cell, &digits) in candidates.iter().enumerate() {
+        let free = digits & !taken;
+        // Cells without candidates are solved, and stay out of the matching.
+        if free != 0 {
+            let digit = free.trailing_zeros() as usize;
+            taken |= 1 << digit;
+            cell_of_digit[digit] = cell as u8;
+        } else if digits != 0 {
+            unmatched |= 1 << cell;
+        }
+    }
+    while unmatched != 0 {
+        let cell = unmatched.trailing_zeros() as usize;
+        unmatched &= unmatched - 1;
+        let mut visited = 0u16;
+        if !augment(candidates, &mut cell_of_digit, &mut visited, cell) {
+            return None;
+        }
+    }
+    Some(cell_of_digit)
+}
+
+/// Finds `cell` a digit, moving already matched cells to other digits if need be.
+fn augment(
+    candidates: &[u16; 9],
+    cell_of_digit: &mut [u8; 9],
+    visited: &mut u16,
+    cell: usize,
+) -> bool {
+    let mut digits = candidates[cell] & !*visited;
+    while digits != 0 {
+        let digit = digits.trailing_zeros() as usize;
+        *visited |= 1 << digit;
+        let holder = cell_of_digit[digit];
+        if holder == UNMATCHED || augment(candidates, cell_of_digit, visited, usize::from(holder)) {
+            cell_of_digit[digit] = cell as u8;
+            return true;
+        }
+        digits &= !*visited;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    #[test]
+    fn three_digits_in_two_cells_of_a_column_are_seen() {
+        // Column 4 needs 1, 5 and 6, and only its cells in rows 7 and 8 can take any of them.
+        let board = Board::from_grid(
+            &Grid::from_line(
+                ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert!(board.has_unmatchable_unit());
+    }
+
+    #[test]
+    fn subsets_that_squeeze_another_unit_are_seen_by_the_all_different_rule() {
+        // Found by examples/hard_to_decide: every unit has a matching here, but 7 and 9 are
+        // pairs in row 3, row 8 and column 6, whose subsets leave column 8's cells in rows
+        // 1 to 3 with only 7 and 9. It took 198,287 guesses with the matching check alone.
+        let mut board = Board::from_grid(
+            &Grid::from_line(
+                ".............4.2........3........8...9.732...7....9....7..9...49...7...8.......2.",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert!(board.propagate::<Portable>(Rules::Full).is_ok());
+        assert!(!board.has_unmatchable_unit());
+        assert!(board.is_refuted_by_all_different());
+    }
+
+    #[test]
+    fn a_cell_whose_every_candidate_fails_refutes_the_board() {
+        // Found by examples/hard_to_decide --unsolvable: no rule refutes the board itself,
+        // but each of row 2, column 1's five candidates is refuted by the band rules. It took
+        // 116,248 guesses before the probing.
+        let mut board = Board::from_grid(
+            &Grid::from_line(
+                "..................4...583..3......48......1.....6.2...5..........62......4.3...62",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert!(board.propagate::<Portable>(Rules::Full).is_ok());
+        assert!(!board.is_refuted_by_all_different());
+        let (band, pos) = board.refuting_cell().expect("a refuting cell");
+        assert!(board.is_refuted_at(band, pos));
+        assert!(board.is_refuted_at(0, 18 + 1), "row 2, column 1");
+        let solved = Board::from_grid(&Grid::from_line(crate::CLASSIC_PUZZLE).unwrap()).unwrap();
+        assert_eq!(solved.refuting_cell(), None);
+    }
+
+    #[test]
+    fn the_all_different_rule_keeps_what_some_matching_uses() {
+        // Cells 0 and 1 hold {0, 1} between them, so cell 2 loses 0 and 1; cell 3 keeps all.
+        let candidates = [0b011, 0b011, 0b111, 0b1000, 0, 0, 0, 0, 0];
+        assert_eq!(
+            matchable_candidates(&candidates),
+            Some([0b011, 0b011, 0b100, 0b1000, 0, 0, 0, 0, 0])
+        );
+        assert_eq!(matchable_candidates(&[0b1, 0b1, 0, 0, 0, 0, 0, 0, 0]), None);
+    }
+
+    #[test]
+    fn the_all_different_rule_agrees_with_every_matching() {
+        // Six open cells and the six digits 0..6, on pseudo-random masks: a candidate is kept
+        // exactly when one of the 720 assignments that give every cell a distinct digit of
+        // its own uses it.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut permutations = Vec::new();
+        let mut items = [0usize, 1, 2, 3, 4, 5];
+        permute(&mut items, 0, &mut permutations);
+        for _ in 0..2_000 {
+            let mut candidates = [0u16; 9];
+            for mask in &mut candidates[..6] {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *mask = ((state as u16) | (state >> 20) as u16) & 0x3F;
+                *mask |= 1 << ((state >> 40) % 6);
+            }
+            let mut used = [0u16; 9];
+            let mut any = false;
+            for perm in &permutations {
+                if (0..6).all(|cell| candidates[cell] & (1 << perm[cell]) != 0) {
+                    any = true;
+                    for cell in 0..6 {
+                        used[cell] |= 1 << perm[cell];
+                    }
+                }
+            }
+            let expected = any.then_some(used);
+            assert_eq!(
+                matchable_candidates(&candidates),
+                expected,
+                "{candidates:?}"
+            );
+        }
+    }
+
+    fn permute(items: &mut [usize; 6], at: usize, all: &mut Vec<[usize; 6]>) {
+        if at == items.len() {
+            all.push(*items);
+            return;
+        }
+        for i in at..items.len() {
+            items.swap(at, i);
+            permute(items, at + 1, all);
+            items.swap(at, i);
+        }
+    }
+
+    #[test]
+    fn boards_on_the_way_to_a_solution_are_never_refuted() {
+        // Each puzzle with some of its solution's cells added at random: still solvable, so
+        // neither check may refute it.
+        let hardest = crate::puzzle_sets::read(crate::puzzle_sets::path("msolve_hardest_to_solve"))
+            .unwrap_or_else(|err| panic!("{err}"));
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        for (number, puzzle) in hardest.into_iter().take(60) {
+            let solution = crate::Solver::default().solve(&puzzle).unwrap();
+            for extra in [0, 5, 10, 20] {
+                let mut cells = *puzzle.cells();
+                for _ in 0..extra {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let cell = (state % 81) as usize;
+                    cells[cell] = solution.cells()[cell];
+                }
+                let mut board = Board::from_grid(&Grid::from_cells(cells).unwrap()).unwrap();
+                assert!(
+                    board.propagate::<Portable>(Rules::Full).is_ok(),
+                    "line {number}"
+                );
+                assert!(
+                    !board.has_unmatchable_unit(),
+                    "line {number}, {extra} extra"
+                );
+                assert!(
+                    !board.is_refuted_by_all_different(),
+                    "line {number}, {extra} extra"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_solvable_board_passes() {
+        let board = Board::from_grid(&Grid::from_line(crate::CLASSIC_PUZZLE).unwrap()).unwrap();
+        assert!(!board.has_unmatchable_unit());
+        assert!(!board.is_refuted_by_all_different());
+        assert!(
+            !Board::from_grid(&Grid::EMPTY)
+                .unwrap()
+                .has_unmatchable_unit()
+        );
+    }
+
+    #[test]
+    fn matching_agrees_with_hall() {
+        // Hall's condition checked over every subset of cells, on pseudo-random masks.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..5_000 {
+            let mut candidates = [0u16; 9];
+            for mask in &mut candidates {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *mask =
+                    ((state as u16) & (state >> 16) as u16 & 0x1FF) | (1 << ((state >> 40) % 9));
+            }
+            let hall = (1u32..512).all(|cells| {
+                let union = (0..9)
+                    .filter(|&c| cells & (1 << c) != 0)
+                    .fold(0u16, |union, c| union | candidates[c]);
+                union.count_ones() >= cells.count_ones()
+            });
+            assert_eq!(
+                perfect_matching(&candidates).is_some(),
+                hall,
+                "{candidates:?}"
+            );
+        }
+    }
+}
