@@ -6,7 +6,7 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -26,21 +26,16 @@ fn spawn_limited(args: &[&str]) -> (Child, Receiver<String>) {
 
 /// `serve` with `args` under `ulimit -n descriptors`, started, and its log lines.
 fn spawn_with_descriptors(descriptors: u32, args: &[&str]) -> (Child, Receiver<String>) {
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg(format!("ulimit -n {descriptors} && exec \"$0\" \"$@\""))
         .arg(binary().get_program())
         .args(["serve", "--listen", "127.0.0.1:0"])
         .args(args)
         .env("RUST_LOG", "info")
-        .env("SUDOKU_LOG_FORMAT", "text")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let lines = log_lines(&mut child);
-    (child, lines)
+        .env("SUDOKU_LOG_FORMAT", "text");
+    spawn_reading_stderr(command)
 }
 
 /// The server, with an admin address and `args`, under `ulimit -n` [`DESCRIPTORS`]: the

@@ -109,9 +109,16 @@ pub(crate) fn spawn_logging(
     args: &[&str],
     envs: &[(&str, &str)],
 ) -> (Child, std::sync::mpsc::Receiver<String>) {
-    let mut child = binary()
-        .args(args)
-        .envs(envs.iter().copied())
+    let mut command = binary();
+    command.args(args).envs(envs.iter().copied());
+    spawn_reading_stderr(command)
+}
+
+/// `command` started with stdin and stdout closed, and its stderr lines as they come.
+pub(crate) fn spawn_reading_stderr(
+    mut command: Command,
+) -> (Child, std::sync::mpsc::Receiver<String>) {
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
