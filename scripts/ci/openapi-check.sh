@@ -141,10 +141,15 @@ pass "build: $BIN ($((SECONDS - t)) s)"
 # --- servers and schemathesis --------------------------------------------------
 # A board can be well formed (all the schema can say) and still have no
 # solution, which /solve rightly answers with 422: so valid data may get 200 or
-# 422. Everything else keeps schemathesis's defaults; 5xx always fails.
+# 422. Data the schema refuses may also be larger than the body limit, and 413 is a
+# refusal like the others (schemathesis's default list lacks it). Everything else keeps
+# schemathesis's defaults; 5xx always fails.
 cat >"$WORK/schemathesis.toml" <<'EOF'
 [checks.positive_data_acceptance]
 expected-statuses = ["200", "422"]
+
+[checks.negative_data_rejection]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429"]
 EOF
 time_args=()
 [ -n "${OPENAPI_MAX_TIME:-}" ] && time_args=(--max-time "$OPENAPI_MAX_TIME")
