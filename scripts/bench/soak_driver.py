@@ -517,14 +517,8 @@ async def idle_flood(port, deadline, silent, half_heads, key):
         # (128) and the connections the kernel dropped the last ACK of are open for the
         # client only (silent, nothing tells it), never held by the server.
         await asyncio.sleep(place / 1000)
-        while time.monotonic() < deadline:
-            try:
-                reader, writer = await open_connection(port)
-            except (OSError, asyncio.TimeoutError) as err:
-                count(stats["connect_errors"], error_name(err))
-                await asyncio.sleep(0.2)
-                continue
-            stats["connections_opened"] += 1
+        while (connection := await connect_until(port, deadline, stats)) is not None:
+            reader, writer = connection
             opened = time.monotonic()
             try:
                 if name == "half_heads":
@@ -574,14 +568,8 @@ async def slow_bodies(port, deadline, concurrency, key):
     latencies = []
 
     async def one():
-        while time.monotonic() < deadline:
-            try:
-                reader, writer = await open_connection(port)
-            except (OSError, asyncio.TimeoutError) as err:
-                count(stats["connect_errors"], error_name(err))
-                await asyncio.sleep(0.2)
-                continue
-            stats["connections_opened"] += 1
+        while (connection := await connect_until(port, deadline, stats)) is not None:
+            reader, writer = connection
             stats["requests"] += 1
             started = time.monotonic()
             answer = asyncio.ensure_future(read_response(reader, "POST"))
@@ -778,6 +766,21 @@ async def watch(pid, deadline, started):
                 "last": samples[-1]["fds"]} if samples else None,
         "threads_max": max(pick("threads")) if samples else None,
     }
+
+
+async def connect_until(port, deadline, stats):
+    """A new connection, counted in stats["connections_opened"]; after a failure (counted
+    in stats["connect_errors"]) tried again 0.2 s later; None once the deadline has passed."""
+    while time.monotonic() < deadline:
+        try:
+            connection = await open_connection(port)
+        except (OSError, asyncio.TimeoutError) as err:
+            count(stats["connect_errors"], error_name(err))
+            await asyncio.sleep(0.2)
+            continue
+        stats["connections_opened"] += 1
+        return connection
+    return None
 
 
 async def read_metrics(port):
