@@ -211,10 +211,7 @@ fn a_client_that_never_reads_is_disconnected_after_the_write_timeout() {
 #[test]
 fn a_cap_past_the_descriptor_limit_is_refused_at_start() {
     let (mut child, lines) = spawn_limited(&["--max-connections", &(CAP + 1).to_string()]);
-    let status = exit_within(&mut child, 100);
-    if status.is_none() {
-        child.kill().unwrap();
-    }
+    let status = exit_within_or_kill(&mut child, 100);
     assert!(status.is_some_and(|s| !s.success()), "{status:?}");
     let log: Vec<String> = lines.try_iter().collect();
     assert!(

@@ -30,10 +30,7 @@ fn sigterm_ends_the_drain_when_its_time_is_up_even_with_a_client_that_never_read
     let _stuck = a_client_that_never_reads(addr);
     send_signal(child.id(), "TERM");
     wait_for(&lines, "drain time is up");
-    let status = exit_within(&mut child, 100);
-    if status.is_none() {
-        child.kill().unwrap();
-    }
+    let status = exit_within_or_kill(&mut child, 100);
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
 }
 
@@ -50,9 +47,6 @@ fn a_second_signal_ends_the_drain_at_once() {
     );
     send_signal(child.id(), "INT");
     wait_for(&lines, "a second signal");
-    let status = exit_within(&mut child, 100);
-    if status.is_none() {
-        child.kill().unwrap();
-    }
+    let status = exit_within_or_kill(&mut child, 100);
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
 }

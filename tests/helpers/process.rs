@@ -201,3 +201,16 @@ pub(crate) fn exit_within(child: &mut Child, polls: u32) -> Option<std::process:
     }
     None
 }
+
+/// The exit status if the process ends within `polls` tenths of a second; else it is
+/// killed (so that no test leaves it running) and `None`.
+pub(crate) fn exit_within_or_kill(
+    child: &mut Child,
+    polls: u32,
+) -> Option<std::process::ExitStatus> {
+    let status = exit_within(child, polls);
+    if status.is_none() {
+        child.kill().unwrap();
+    }
+    status
+}
