@@ -19,11 +19,11 @@ use super::readiness::Readiness;
 use super::state::Limits;
 use super::wire::{
     BatchFailure, BatchRequest, Board, BoardRequest, ExplainRequest, ExplainResponse,
-    GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, MAX_BATCH_BOARDS,
-    SolveResponse, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
-    read_max_steps,
+    GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, HintWords,
+    MAX_BATCH_BOARDS, SolveResponse, StageBody, StatusBody, StepBody, ValidateResponse,
+    conflict_bodies, given_changed, read_max_steps,
 };
-use sudoku::messages::{describe, describe_path, describe_reasons, render};
+use sudoku::messages::{describe, describe_path, describe_reasons, describe_stages, render};
 use sudoku::{
     GradeError, GradeOptions, Grid, HintError, HintOptions, Report, Verdict, find_conflicts,
 };
@@ -190,12 +190,22 @@ pub(super) async fn hint(
             let hint = sudoku::hint(&board, &options)?;
             let message = describe(&hint, &board, marks.as_ref());
             let reasons = describe_reasons(&hint, &board);
-            Ok((hint, message, reasons))
+            let stages = describe_stages(&hint, &board, marks.as_ref());
+            Ok((hint, message, reasons, stages))
         })
         .await?;
-    let (hint, message, reasons) = answer.map_err(|error| hint_problem(error, &input, "a hint"))?;
-    let reasons = reasons.iter().map(|m| render(m, language)).collect();
-    let body = StepBody::of_hint(&hint, render(&message, language), reasons);
+    let (hint, message, reasons, stages) =
+        answer.map_err(|error| hint_problem(error, &input, "a hint"))?;
+    let words = HintWords {
+        language,
+        explanation: render(&message, language),
+        reasons: reasons.iter().map(|m| render(m, language)).collect(),
+        stages: stages
+            .iter()
+            .map(|stage| StageBody::of(stage, render(&stage.message, language)))
+            .collect(),
+    };
+    let body = StepBody::of_hint(&hint, words);
     Ok((ContentLanguage(language), Json(body)))
 }
 
@@ -230,7 +240,7 @@ pub(super) async fn explain(
     let sentences = messages.iter().map(|m| render(m, language)).collect();
     Ok((
         ContentLanguage(language),
-        Json(ExplainResponse::new(&explanation, sentences)),
+        Json(ExplainResponse::new(&explanation, sentences, language)),
     ))
 }
 

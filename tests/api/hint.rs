@@ -150,8 +150,59 @@ fn assert_step(body: &Value, step: &Step, solution: &Grid, case: &str) {
     }
 }
 
+/// The stages of a `/hint` answer: those its kind has, in order, each giving away a little
+/// more: the nudge names units only, neither it nor the technique names the cell a digit
+/// goes in, and the answer is the hint's own sentence and highlights.
+fn assert_stages(body: &Value, case: &str) {
+    let expected: &[&str] = match body["kind"].as_str().unwrap() {
+        "step" => &["nudge", "technique", "cells", "answer"],
+        "mistake" | "pencil_marks" => &["nudge", "answer"],
+        _ => &["answer"],
+    };
+    let stages = body["stages"].as_array().expect("stages");
+    let kinds: Vec<&str> = stages.iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, expected, "{case}: {body}");
+    let (answer, before) = stages.split_last().unwrap();
+    assert_eq!(answer["text"], body["explanation"], "{case}");
+    assert_eq!(answer["highlights"], body["highlights"], "{case}");
+    let told: Vec<String> = candidates_of(&body["placements"])
+        .into_iter()
+        .map(|(cell, _)| format!("r{}c{}", cell / 9 + 1, cell % 9 + 1))
+        .collect();
+    for stage in before.iter().take(2) {
+        let text = stage["text"].as_str().unwrap();
+        assert!(!text.is_empty(), "{case}");
+        for name in &told {
+            assert!(
+                !text.contains(name.as_str()),
+                "{case}: {text} gives away {name}"
+            );
+        }
+    }
+    if let Some(nudge) = before.first() {
+        assert_eq!(nudge["highlights"]["cells"], json!([]), "{case}");
+        assert!(
+            !nudge["highlights"]["units"].as_array().unwrap().is_empty(),
+            "{case}"
+        );
+        let text = nudge["text"].as_str().unwrap();
+        let names_a_cell = text.as_bytes().windows(4).any(|w| {
+            w[0] == b'r' && w[1].is_ascii_digit() && w[2] == b'c' && w[3].is_ascii_digit()
+        });
+        assert!(!names_a_cell, "{case}: the nudge names a cell: {text}");
+    }
+    if let [_, technique, ..] = before {
+        let name = body["technique_name"].as_str().unwrap();
+        assert!(
+            technique["text"].as_str().unwrap().contains(name),
+            "{case}: {technique}"
+        );
+    }
+}
+
 /// A body of a kind other than `step`: no technique, no rating.
 fn assert_plain(body: &Value, kind: &str, case: &str) {
+    assert_stages(body, case);
     assert_eq!(body["kind"], kind, "{case}: {body}");
     for field in ["technique", "technique_name", "rating"] {
         assert_eq!(body[field], Value::Null, "{case}: {field}");
@@ -221,6 +272,7 @@ async fn a_hint_is_the_logical_solvers_next_step_in_each_board_form() {
             reply.header("vary")
         );
         assert_step(&reply.body, &step, &puzzle_solution(), form);
+        assert_stages(&reply.body, form);
         // With its givens in another form, the same hint.
         let with_givens = post(
             &server,
@@ -320,12 +372,14 @@ async fn a_player_who_crossed_out_the_steps_candidates_gets_the_next_one() {
     let body = json!({ "board": board, "givens": HARDER, "candidates": marks });
     let reply = post(&server, "/hint", &body, None).await;
     assert_step(&reply.body, &step, &solution, "before");
+    assert_stages(&reply.body, "before");
     let mut after = state.clone();
     step.apply(&mut after);
     let next = next_step(&after, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
     let body = json!({ "board": board, "givens": HARDER, "candidates": wire_marks(&after) });
     let reply = post(&server, "/hint", &body, None).await;
     assert_step(&reply.body, &next, &solution, "after crossing out");
+    assert_stages(&reply.body, "after crossing out");
     // Marks as 9 rows of 9, with null for cells the player left unmarked: the same.
     let mut rows = Vec::new();
     for row in 0..9 {
@@ -411,7 +465,17 @@ async fn accept_language_picks_the_german_table_and_falls_back_to_english() {
         assert_eq!(reply.header("content-language"), language, "{header}");
         // Only the words change.
         let mut fields = reply.body.clone();
-        fields["explanation"] = english.body["explanation"].clone();
+        for words in ["explanation", "technique_name"] {
+            fields[words] = english.body[words].clone();
+        }
+        for (i, stage) in english.body["stages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            fields["stages"][i]["text"] = stage["text"].clone();
+        }
         assert_eq!(fields, english.body, "{header}");
         let same_words = reply.body["explanation"] == english.body["explanation"];
         assert_eq!(
@@ -422,6 +486,13 @@ async fn accept_language_picks_the_german_table_and_falls_back_to_english() {
         );
     }
     let german = post(&server, "/hint", &body, Some("de")).await;
+    // The technique's name and every stage are German too.
+    assert_eq!(german.body["technique_name"], "Versteckter Einer im Block");
+    assert_stages(&german.body, "German");
+    assert_eq!(
+        german.body["stages"][0]["text"],
+        "Der nächste Schritt liegt in Block 2."
+    );
     let text = german.body["explanation"].as_str().unwrap();
     assert!(
         text.contains("Block") || text.contains("Zeile") || text.contains("Spalte"),
@@ -464,6 +535,10 @@ async fn explain_gives_the_graders_path_its_rating_and_difficulty() {
     for (i, body) in steps.iter().enumerate() {
         let step = next_step(&state, &mut DEFAULT_WORK_BUDGET.clone()).unwrap();
         assert_step(body, &step, &solution, &format!("step {i}"));
+        assert!(
+            body.get("stages").is_none(),
+            "step {i}: stages are for hints"
+        );
         step.apply(&mut state);
     }
     assert!(state.is_solved());
@@ -864,6 +939,7 @@ async fn without_pencil_marks_a_hint_places_a_digit_with_the_eliminations_it_nee
             })
             .collect();
         assert_eq!(placed, placement.placements, "{case}");
+        assert_stages(&reply.body, &case);
         let reasons = reply.body["because"].as_array().expect("the reasons");
         assert_eq!(reasons.len(), because.len(), "{case}");
         let whole = reply.body["explanation"].as_str().unwrap();
@@ -905,6 +981,7 @@ async fn without_pencil_marks_a_hint_places_a_digit_with_the_eliminations_it_nee
         );
         assert_eq!(with_marks.body["placements"], json!([]), "{case}");
         assert!(with_marks.body.get("because").is_none(), "{case}");
+        assert_stages(&with_marks.body, &case);
     }
     server.shutdown().await.unwrap();
 }

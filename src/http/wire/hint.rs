@@ -11,6 +11,7 @@ use super::board::{Board, BoardError, BoardFormat, kind_of};
 use super::conflict::CellRef;
 use super::generate::ParameterError;
 use sudoku::logic::{ALL_DIGITS, Step, bit};
+use sudoku::messages::{Language, Stage, technique_name};
 use sudoku::{CELLS, Explanation, Hint, PencilMarks};
 
 /// `{"board", "givens"?, "candidates"?}`: the body of `/hint`.
@@ -299,6 +300,46 @@ pub struct Highlights {
     pub units: Vec<UnitRef>,
 }
 
+/// One stage of a hint: what a page shows at one press, giving away a little more than the
+/// stage before it.
+#[derive(Debug, Clone, Serialize)]
+pub struct StageBody {
+    /// `nudge`, `technique`, `cells` or `answer`.
+    pub kind: &'static str,
+    /// The sentence to show.
+    pub text: String,
+    /// Cells and units to highlight with it.
+    pub highlights: Highlights,
+}
+
+impl StageBody {
+    /// The body of a stage before the answer, with its sentence.
+    pub fn of(stage: &Stage, text: String) -> StageBody {
+        StageBody {
+            kind: stage.kind.name(),
+            text,
+            highlights: Highlights {
+                cells: cells_of(&stage.cells),
+                units: stage.units.iter().copied().map(UnitRef::of).collect(),
+            },
+        }
+    }
+}
+
+/// The words of a hint in one language: its sentence, one for each of its reasons, and
+/// its stages before the answer.
+#[derive(Debug, Clone)]
+pub struct HintWords {
+    /// The language they are in.
+    pub language: Language,
+    /// The hint's sentence.
+    pub explanation: String,
+    /// One sentence for each reason (see [`sudoku::messages::describe_reasons`]).
+    pub reasons: Vec<String>,
+    /// The stages before the answer (see [`sudoku::messages::describe_stages`]).
+    pub stages: Vec<StageBody>,
+}
+
 /// The answer of `/hint`, and one step of `/explain`.
 #[derive(Debug, Clone, Serialize)]
 pub struct StepBody {
@@ -322,12 +363,22 @@ pub struct StepBody {
     /// step with its sentence; left out when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub because: Vec<StepBody>,
+    /// For a hint: what to show one press after another, the answer last; left out of
+    /// `/explain`'s steps.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<StageBody>,
 }
 
 impl StepBody {
-    /// The body of `hint`, with its sentence, and one sentence for each of its reasons
-    /// (see [`sudoku::messages::describe_reasons`]).
-    pub fn of_hint(hint: &Hint, explanation: String, reasons: Vec<String>) -> StepBody {
+    /// The body of `hint` in `words`, its stages ending with the answer: its sentence and
+    /// its highlights.
+    pub fn of_hint(hint: &Hint, words: HintWords) -> StepBody {
+        let HintWords {
+            language,
+            explanation,
+            reasons,
+            mut stages,
+        } = words;
         let plain = |kind, cells: Vec<usize>, placements: Vec<(usize, u8)>| StepBody {
             kind,
             technique: None,
@@ -341,9 +392,10 @@ impl StepBody {
             },
             explanation: explanation.clone(),
             because: Vec::new(),
+            stages: Vec::new(),
         };
-        match hint {
-            Hint::Step(step) => StepBody::of_step(step, explanation),
+        let mut body = match hint {
+            Hint::Step(step) => StepBody::of_step(step, explanation.clone(), language),
             Hint::Deduction { because, placement } => {
                 // The whole argument in one text, for a client that shows only that.
                 let mut whole = reasons.join(" ");
@@ -353,24 +405,31 @@ impl StepBody {
                     because: because
                         .iter()
                         .zip(reasons)
-                        .map(|(step, sentence)| StepBody::of_step(step, sentence))
+                        .map(|(step, sentence)| StepBody::of_step(step, sentence, language))
                         .collect(),
-                    ..StepBody::of_step(placement, whole)
+                    ..StepBody::of_step(placement, whole, language)
                 }
             }
             Hint::Solved => plain("solved", Vec::new(), Vec::new()),
             Hint::WrongDigit { cell } => plain("mistake", vec![*cell], Vec::new()),
             Hint::WrongPencilMarks { cell } => plain("pencil_marks", vec![*cell], Vec::new()),
             Hint::Stuck { reveal } => plain("stuck", vec![reveal.0], vec![*reveal]),
-        }
+        };
+        stages.push(StageBody {
+            kind: "answer",
+            text: body.explanation.clone(),
+            highlights: body.highlights.clone(),
+        });
+        body.stages = stages;
+        body
     }
 
-    /// The body of one logical step, with its sentence.
-    pub fn of_step(step: &Step, explanation: String) -> StepBody {
+    /// The body of one logical step, with its sentence, the technique named in `language`.
+    pub fn of_step(step: &Step, explanation: String, language: Language) -> StepBody {
         StepBody {
             kind: "step",
             technique: Some(step.technique.name()),
-            technique_name: Some(step.technique.display_name()),
+            technique_name: Some(technique_name(step.technique, language)),
             rating: Some(step.rating.value()),
             placements: step
                 .placements
@@ -390,6 +449,7 @@ impl StepBody {
             },
             explanation,
             because: Vec::new(),
+            stages: Vec::new(),
         }
     }
 }
@@ -425,8 +485,12 @@ pub struct ExplainResponse {
 }
 
 impl ExplainResponse {
-    /// The answer for `explanation`, with one sentence per step.
-    pub fn new(explanation: &Explanation, sentences: Vec<String>) -> ExplainResponse {
+    /// The answer for `explanation`, with one sentence per step in `language`.
+    pub fn new(
+        explanation: &Explanation,
+        sentences: Vec<String>,
+        language: Language,
+    ) -> ExplainResponse {
         ExplainResponse {
             rating: explanation.rating.value(),
             difficulty: explanation.difficulty.as_str(),
@@ -435,7 +499,7 @@ impl ExplainResponse {
                 .steps
                 .iter()
                 .zip(sentences)
-                .map(|(step, sentence)| StepBody::of_step(step, sentence))
+                .map(|(step, sentence)| StepBody::of_step(step, sentence, language))
                 .collect(),
         }
     }

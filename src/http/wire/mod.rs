@@ -22,8 +22,8 @@ pub use conflict::{CellRef, ConflictBody, conflict_bodies};
 pub use generate::{GenerateQuery, GenerateResponse, ParameterError};
 pub use grade::{GradeResponse, TechniqueBody};
 pub use hint::{
-    ExplainRequest, ExplainResponse, HintInput, HintRequest, StepBody, given_changed,
-    read_max_steps,
+    ExplainRequest, ExplainResponse, HintInput, HintRequest, HintWords, StageBody, StepBody,
+    given_changed, read_max_steps,
 };
 pub use problem::Problem;
 

@@ -3,6 +3,7 @@
 //! built from parts.
 
 use super::{MessageKey, Table};
+use crate::logic::Technique;
 
 /// German.
 pub(super) static TABLE: Table = Table {
@@ -15,6 +16,7 @@ pub(super) static TABLE: Table = Table {
         ("Spalte", "den Spalten"),
         ("Block", "den Blöcken"),
     ],
+    technique,
 };
 
 fn template(key: MessageKey) -> &'static str {
@@ -28,12 +30,17 @@ fn template(key: MessageKey) -> &'static str {
              Schritt würde auf ihr aufbauen."
         }
         MessageKey::WrongPencilMarks => {
-            "Deinen Notizen in {cell} fehlt die Ziffer, die dorthin gehört. Trage sie zuerst \
-             wieder ein: Jeder weitere Schritt würde auf ihnen aufbauen."
+            "Deine Notizen in {cell} enthalten die Ziffer nicht, die dorthin gehört. Trage sie \
+             zuerst ein: Jeder weitere Schritt würde auf ihnen aufbauen."
         }
         MessageKey::NoPencilMarks => {
             "Du hast alle Notizen in {cell} entfernt, aber das Feld braucht noch eine Ziffer: \
              Trage seine Kandidaten wieder ein."
+        }
+        MessageKey::StalePencilMarks => {
+            "Deine Notizen in {cell} ({digits}) stehen alle schon in seiner Zeile, seiner \
+             Spalte oder seinem Block, und das Feld braucht noch eine Ziffer: Notiere die \
+             Ziffern, die es aufnehmen kann."
         }
         MessageKey::Stuck => {
             "Keine der Techniken, die ich kenne, findet von hier aus einen Schritt. Hier ist \
@@ -185,11 +192,91 @@ fn template(key: MessageKey) -> &'static str {
              jeder Fall zum selben Ergebnis: {conclusion}."
         }
         MessageKey::Generic => "{technique}: {conclusions}.",
+        MessageKey::NudgeArea => "Der nächste Schritt liegt in {units}.",
+        MessageKey::NudgeMistake => "Eine deiner Ziffern in {unit} passt nicht zur Lösung.",
+        MessageKey::NudgePencilMarks => {
+            "Einem Feld in {unit} fehlt die Notiz der Ziffer, die dorthin gehört."
+        }
+        MessageKey::TechniqueStage => "Die Technik, die ihn findet: {technique}.",
+        MessageKey::TechniqueDeduction => {
+            "Zuerst Kandidaten ausschließen ({reasons}), dann eine Ziffer setzen ({technique})."
+        }
+        MessageKey::CellsNakedSingle => {
+            "Sieh dir {cell} an: Seine Zeile, seine Spalte und sein Block enthalten schon \
+             {digits}."
+        }
+        MessageKey::CellsHiddenSingle => {
+            "Wegen der {digit} in {cells} kann die {digit} in {unit} nur noch in einem freien \
+             Feld stehen."
+        }
+        MessageKey::CellsLastValue => "{cell} ist das einzige leere Feld in {unit}.",
+        MessageKey::CellsPattern => "Sieh dir {cells} mit den Kandidaten {digits} an.",
+        MessageKey::CellsDeduction => {
+            "Sieh dir {cells} mit den Kandidaten {digits} an: Was sie ausschließen, lässt in \
+             {units} nur eine Möglichkeit."
+        }
         MessageKey::FactTrue => "{cell} = {digit}",
         MessageKey::FactFalse => "{cell} ≠ {digit}",
         MessageKey::ChainOpen => "{fact}",
         MessageKey::ChainLink => " ⇒ {fact}",
         MessageKey::RemovalGroup => "{digit} aus {cells}",
         MessageKey::Node => "{digit} in {cell}",
+    }
+}
+
+/// The names German players use: HoDoKu's German table and the German Sudoku forums
+/// translate the simple techniques and keep the English names of the exotic ones.
+fn technique(technique: Technique) -> &'static str {
+    use Technique as T;
+    match technique {
+        T::LastValue => "Letzte freie Zelle",
+        T::HiddenSingleBox => "Versteckter Einer im Block",
+        T::HiddenSingleLine => "Versteckter Einer in der Linie",
+        T::DirectPointing => "Direktes Pointing",
+        T::DirectClaiming => "Direktes Claiming",
+        T::DirectHiddenPair => "Direktes verstecktes Paar",
+        T::NakedSingle => "Nackter Einer",
+        T::DirectHiddenTriple => "Direkter versteckter Dreier",
+        T::Pointing => "Pointing (Reihe im Block)",
+        T::Claiming => "Claiming (Block in der Reihe)",
+        T::NakedPair => "Nacktes Paar",
+        T::XWing => "X-Wing",
+        T::HiddenPair => "Verstecktes Paar",
+        T::NakedTriple => "Nackter Dreier",
+        T::Swordfish => "Schwertfisch",
+        T::HiddenTriple => "Versteckter Dreier",
+        T::TwoStrongLinks => "Zwei starke Verbindungen",
+        T::XyWing => "XY-Wing",
+        T::XyzWing => "XYZ-Wing",
+        T::UniqueRectangle1 => "Eindeutiges Rechteck Typ 1",
+        T::UniqueRectangle2 => "Eindeutiges Rechteck Typ 2",
+        T::UniqueRectangle4 => "Eindeutiges Rechteck Typ 4",
+        T::NakedQuad => "Nackter Vierer",
+        T::Jellyfish => "Qualle",
+        T::HiddenQuad => "Versteckter Vierer",
+        T::ThreeStrongLinks => "Drei starke Verbindungen",
+        T::WxyzWing => "WXYZ-Wing",
+        T::Bug1 => "BUG + 1 (bivalentes Grab)",
+        T::FourStrongLinks => "Vier starke Verbindungen",
+        T::VwxyzWing => "VWXYZ-Wing",
+        T::FinnedXWing => "X-Wing mit Flosse",
+        T::FinnedSwordfish => "Schwertfisch mit Flosse",
+        T::FinnedJellyfish => "Qualle mit Flosse",
+        T::XCycle => "X-Zyklus",
+        T::YCycle => "Y-Zyklus",
+        T::XChain => "X-Kette",
+        T::WWing => "W-Wing",
+        T::XyChain => "XY-Kette",
+        T::XyCycle => "Bidirektionaler Zyklus",
+        T::Aic => "Alternierende Inferenzkette",
+        T::RegionForcingChains => "Erzwingungsketten über eine Einheit",
+        T::CellForcingChains => "Erzwingungsketten über ein Feld",
+        T::NishioForcingChains => "Nishio-Erzwingungsketten",
+        T::DynamicContradictionForcingChains => "Dynamische Widerspruchsketten",
+        T::DynamicDoubleForcingChains => "Dynamische doppelte Erzwingungsketten",
+        T::DynamicCellForcingChains => "Dynamische Erzwingungsketten über ein Feld",
+        T::DynamicRegionForcingChains => "Dynamische Erzwingungsketten über eine Einheit",
+        T::DynamicForcingChainsPlus => "Dynamische Erzwingungsketten (+)",
+        T::NestedForcingChains => "Verschachtelte Erzwingungsketten",
     }
 }

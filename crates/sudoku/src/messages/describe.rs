@@ -10,7 +10,7 @@ use super::{Message, MessageKey, Param};
 use crate::Grid;
 use crate::hint::{Hint, PencilMarks, position};
 use crate::logic::{
-    Candidates, CellSet, Step, Technique, UNIT_MASK, UNITS, bit, digits_of, units_of,
+    ALL_DIGITS, Candidates, CellSet, Step, Technique, UNIT_MASK, UNITS, bit, digits_of, units_of,
 };
 
 /// The message of `hint`, asked for `board` with the player's `marks` (as given to
@@ -21,15 +21,19 @@ pub fn describe(hint: &Hint, board: &Grid, marks: Option<&PencilMarks>) -> Messa
         Hint::Solved => Message::new(MessageKey::Solved, Vec::new()),
         Hint::WrongDigit { cell } => cell_only(MessageKey::WrongDigit, *cell),
         Hint::WrongPencilMarks { cell } => {
-            // Not one candidate left once the player's marks are applied: all crossed out.
+            // Not one candidate left once the player's marks are applied: every mark was
+            // crossed out, or the marks left are digits its peers already hold.
             let emptied = position(board, marks)
                 .is_some_and(|state| state.digit(*cell) == 0 && state.mask(*cell) == 0);
-            let key = if emptied {
-                MessageKey::NoPencilMarks
-            } else {
-                MessageKey::WrongPencilMarks
-            };
-            cell_only(key, *cell)
+            let stale = marks.map_or(0, |marks| marks[*cell] & ALL_DIGITS);
+            match (emptied, stale) {
+                (false, _) => cell_only(MessageKey::WrongPencilMarks, *cell),
+                (true, 0) => cell_only(MessageKey::NoPencilMarks, *cell),
+                (true, stale) => Message::new(
+                    MessageKey::StalePencilMarks,
+                    vec![("cell", Param::Cell(*cell)), ("digits", digits(stale))],
+                ),
+            }
         }
         Hint::Step(step) => match position(board, marks) {
             Some(state) => describe_step(step, &state),
@@ -748,5 +752,14 @@ mod tests {
         assert_eq!(message.key, MessageKey::NoPencilMarks);
         let text = render(&message, Language::English);
         assert!(text.contains("r1c3"), "{text}");
+        // 5 and 3 are r1c1 and r1c2: marks the row already holds, which count for nothing.
+        marks[2] = bit(5) | bit(3);
+        let message = describe(&hint, &board, Some(&marks));
+        assert_eq!(message.key, MessageKey::StalePencilMarks);
+        let text = render(&message, Language::English);
+        assert!(
+            text.starts_with("Your pencil marks in r1c3 (3 and 5) are all digits already placed"),
+            "{text}"
+        );
     }
 }

@@ -1,12 +1,14 @@
 //! The English table: the first one, and the one every other language falls back to.
 
 use super::{MessageKey, Table};
+use crate::logic::Technique;
 
 /// English.
 pub(super) static TABLE: Table = Table {
     template,
     and: "and",
     units: [("row", "rows"), ("column", "columns"), ("box", "boxes")],
+    technique: Technique::display_name,
 };
 
 fn template(key: MessageKey) -> &'static str {
@@ -19,12 +21,16 @@ fn template(key: MessageKey) -> &'static str {
              here would build on it."
         }
         MessageKey::WrongPencilMarks => {
-            "Your pencil marks in {cell} have lost the digit that goes there. Pencil it back \
+            "Your pencil marks in {cell} do not include the digit that goes there. Pencil it \
              in first: every step from here would build on them."
         }
         MessageKey::NoPencilMarks => {
             "You removed every pencil mark of {cell}, but it still needs a digit: pencil its \
              candidates back in."
+        }
+        MessageKey::StalePencilMarks => {
+            "Your pencil marks in {cell} ({digits}) are all digits already placed in its row, \
+             column or box, and it still needs a digit: pencil in the ones it can take."
         }
         MessageKey::Stuck => {
             "None of the techniques I know finds a step from here, so here is one digit to go \
@@ -168,6 +174,27 @@ fn template(key: MessageKey) -> &'static str {
              the way, every case leads to one result: {conclusion}."
         }
         MessageKey::Generic => "{technique}: {conclusions}.",
+        MessageKey::NudgeArea => "The next step is in {units}.",
+        MessageKey::NudgeMistake => "One of your digits in {unit} does not fit the solution.",
+        MessageKey::NudgePencilMarks => {
+            "A cell in {unit} is missing the pencil mark of the digit that goes there."
+        }
+        MessageKey::TechniqueStage => "The technique that finds it: {technique}.",
+        MessageKey::TechniqueDeduction => {
+            "First rule candidates out ({reasons}), then place a digit ({technique})."
+        }
+        MessageKey::CellsNakedSingle => {
+            "Look at {cell}: its row, column and box already hold {digits}."
+        }
+        MessageKey::CellsHiddenSingle => {
+            "Because of the {digit} in {cells}, only one open cell of {unit} can hold the {digit}."
+        }
+        MessageKey::CellsLastValue => "{cell} is the only empty cell left in {unit}.",
+        MessageKey::CellsPattern => "Look at {cells} and their candidates {digits}.",
+        MessageKey::CellsDeduction => {
+            "Look at {cells} and their candidates {digits}: what they rule out leaves one \
+             answer in {units}."
+        }
         MessageKey::FactTrue => "{cell} is {digit}",
         MessageKey::FactFalse => "{cell} is not {digit}",
         MessageKey::ChainOpen => "if {fact}",

@@ -14,8 +14,10 @@
 mod de;
 mod describe;
 mod en;
+mod stages;
 
 pub use describe::{describe, describe_path, describe_reasons, describe_step};
+pub use stages::{Stage, StageKind, describe_stages};
 
 use super::logic::Technique;
 
@@ -65,6 +67,8 @@ struct Table {
     /// Rows, columns and boxes: singular (`row`) and plural (`rows`), as a list of units
     /// of one kind is written.
     units: [(&'static str, &'static str); 3],
+    /// The name players of the language give each technique.
+    technique: fn(Technique) -> &'static str,
 }
 
 macro_rules! keys {
@@ -100,6 +104,8 @@ keys! {
     WrongPencilMarks ["cell"];
     /// An empty cell has no pencil marks at all.
     NoPencilMarks ["cell"];
+    /// An empty cell's pencil marks are all digits its peers already hold.
+    StalePencilMarks ["cell", "digits"];
     /// No technique applies: one digit revealed.
     Stuck ["cell", "digit"];
     /// The last empty cell of a unit.
@@ -164,6 +170,26 @@ keys! {
     NestedForcing ["cells", "conclusion"];
     /// Any step whose shape the sentences above do not fit.
     Generic ["technique", "conclusions"];
+    /// Stage: where the next step is, naming no cell and no digit.
+    NudgeArea ["units"];
+    /// Stage: a unit holds a wrong digit.
+    NudgeMistake ["unit"];
+    /// Stage: a unit holds a cell whose pencil marks lack its digit.
+    NudgePencilMarks ["unit"];
+    /// Stage: the technique of the next step.
+    TechniqueStage ["technique"];
+    /// Stage: the techniques of the eliminations a placement needs, then the placement's.
+    TechniqueDeduction ["reasons", "technique"];
+    /// Stage: a naked single's cell and the digits its peers hold.
+    CellsNakedSingle ["cell", "digits"];
+    /// Stage: the digits that rule a hidden single's digit out of its unit's other cells.
+    CellsHiddenSingle ["unit", "digit", "cells"];
+    /// Stage: the last empty cell of a unit.
+    CellsLastValue ["cell", "unit"];
+    /// Stage: the cells a step rests on, and their candidates that matter.
+    CellsPattern ["cells", "digits"];
+    /// Stage: the cells the eliminations before a placement rest on.
+    CellsDeduction ["cells", "digits", "units"];
     /// Fragment: a cell holds a digit.
     FactTrue ["cell", "digit"];
     /// Fragment: a cell does not hold a digit.
@@ -213,6 +239,8 @@ pub enum Param {
     Nodes(Vec<(usize, u8)>),
     /// A technique, by the name people use.
     Technique(Technique),
+    /// Techniques, as a list, repeats left out.
+    Techniques(Vec<Technique>),
 }
 
 /// A sentence to show, in no language yet.
@@ -235,6 +263,12 @@ impl Message {
         );
         Message { key, params }
     }
+}
+
+/// The name players of `language` give `technique` (`Hidden single in box`, `Versteckter
+/// Einer im Block`).
+pub fn technique_name(technique: Technique, language: Language) -> &'static str {
+    (language.table().technique)(technique)
 }
 
 /// `message` written in `language`.
@@ -350,7 +384,17 @@ fn write_param(param: &Param, table: &Table) -> String {
             }),
             table,
         ),
-        Param::Technique(technique) => technique.display_name().to_owned(),
+        Param::Technique(technique) => (table.technique)(*technique).to_owned(),
+        Param::Techniques(techniques) => {
+            let mut names: Vec<String> = Vec::new();
+            for &technique in techniques {
+                let name = (table.technique)(technique).to_owned();
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            list(names, table)
+        }
     }
 }
 
@@ -493,6 +537,36 @@ mod tests {
         assert_eq!(
             write_param(&chain, de),
             "r1c2 ≠ 5 ⇒ r8c2 = 5 ⇒ r8c5 ≠ 5 ⇒ r2c5 = 5"
+        );
+    }
+
+    #[test]
+    fn every_technique_has_a_name_of_its_own_in_every_language() {
+        for language in Language::ALL {
+            let mut names: Vec<&str> = Technique::ALL
+                .iter()
+                .map(|&technique| technique_name(technique, language))
+                .collect();
+            assert!(
+                names.iter().all(|name| !name.trim().is_empty()),
+                "{language:?}"
+            );
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                Technique::ALL.len(),
+                "{language:?}: a name is shared"
+            );
+        }
+        assert_eq!(
+            technique_name(Technique::NakedSingle, Language::German),
+            "Nackter Einer"
+        );
+        let pair = Param::Techniques(vec![Technique::HiddenPair, Technique::HiddenPair]);
+        assert_eq!(
+            write_param(&pair, Language::German.table()),
+            "Verstecktes Paar"
         );
     }
 

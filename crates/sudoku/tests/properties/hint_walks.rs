@@ -19,7 +19,8 @@
 use std::time::Instant;
 
 use sudoku::hint::{Hint, HintOptions, PencilMarks, hint, position};
-use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, Step, bit};
+use sudoku::logic::{Candidates, DEFAULT_WORK_BUDGET, Step, UNIT_MASK, bit};
+use sudoku::messages::{Param, StageKind, describe_stages};
 use sudoku::puzzle_sets::{PROPER, every, spread};
 use sudoku::{CELLS, Grid, Solver, Verdict};
 
@@ -305,6 +306,7 @@ fn walk_digits_only(puzzle: &Grid, solver: &Solver, walk: &mut DigitWalk, contex
         let state = position(&board, None).expect("no clash on the way");
         let (placements, _) = check(&answer, &board, &state, solution.cells(), &here);
         assert!(!placements.is_empty(), "{here}: {answer:?} places no digit");
+        check_stages(&answer, &board, placements[0].0, &here);
         walk.hints += 1;
         match &answer {
             Hint::Deduction { because, .. } => {
@@ -321,6 +323,42 @@ fn walk_digits_only(puzzle: &Grid, solver: &Solver, walk: &mut DigitWalk, contex
         board = Grid::from_cells(cells).expect("digits 1-9");
     }
     panic!("{context}: not solved after {CELLS} hints, each of which placed a digit");
+}
+
+/// A step's stages give away a little more each: a nudge to an area holding the cell the
+/// digit goes in, naming units only; the technique; cells to look at. A revealed digit has
+/// no stage before its answer.
+fn check_stages(answer: &Hint, board: &Grid, placed: usize, here: &str) {
+    let stages = describe_stages(answer, board, None);
+    if let Hint::Stuck { .. } = answer {
+        assert!(stages.is_empty(), "{here}: {stages:?}");
+        return;
+    }
+    let kinds: Vec<StageKind> = stages.iter().map(|stage| stage.kind).collect();
+    assert_eq!(
+        kinds,
+        [StageKind::Nudge, StageKind::Technique, StageKind::Cells],
+        "{here}"
+    );
+    let nudge = &stages[0];
+    assert!(nudge.cells.is_empty(), "{here}: {nudge:?}");
+    assert!(
+        nudge
+            .message
+            .params
+            .iter()
+            .all(|(_, param)| matches!(param, Param::Unit(_) | Param::Units(_))),
+        "{here}: the nudge names more than units: {nudge:?}"
+    );
+    assert!(
+        nudge
+            .units
+            .iter()
+            .any(|&unit| UNIT_MASK[unit] >> placed & 1 == 1),
+        "{here}: the nudge's area {:?} misses the cell of the digit, {placed}",
+        nudge.units
+    );
+    assert!(!stages[2].cells.is_empty(), "{here}: no cells to look at");
 }
 
 #[test]
