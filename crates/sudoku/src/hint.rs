@@ -188,7 +188,7 @@ pub fn hint(board: &Grid, options: &HintOptions<'_>) -> Result<Hint, HintError> 
         Some(_) => next_single(&state)
             .or_else(|| next_step(&state, &mut work_budget))
             .map(Hint::Step),
-        None => first_placement(state.clone(), &mut work_budget),
+        None => first_placement(&state, &mut work_budget),
     };
     if let Some(next) = next {
         return Ok(next);
@@ -206,7 +206,8 @@ pub fn hint(board: &Grid, options: &HintOptions<'_>) -> Result<Hint, HintError> 
 
 /// The first placement logic reaches from `state`, as a step, or as a deduction with the
 /// eliminations on the way; `None` when logic stops first (within `work_budget`).
-fn first_placement(mut state: Candidates, work_budget: &mut u64) -> Option<Hint> {
+fn first_placement(start: &Candidates, work_budget: &mut u64) -> Option<Hint> {
+    let mut state = start.clone();
     let mut because = Vec::new();
     // Each step removes a candidate at least, so the loop ends within 729 steps.
     loop {
@@ -216,13 +217,161 @@ fn first_placement(mut state: Candidates, work_budget: &mut u64) -> Option<Hint>
                 Hint::Step(step)
             } else {
                 Hint::Deduction {
-                    because,
+                    because: needed_reasons(start, because, &step),
                     placement: step,
                 }
             });
         }
         step.apply(&mut state);
         because.push(step);
+    }
+}
+
+/// Of the eliminations found on the way to `placement` from `start`, those it needs: the
+/// ones among the candidates a single rests on, and, step by step backwards, those among
+/// the candidates the kept ones rest on. A player is not told of the eliminations
+/// elsewhere that the search met first. A step whose footing is not modelled (a forcing
+/// chain, BUG+1) keeps every step before it; anything unexpected keeps them all.
+fn needed_reasons(start: &Candidates, because: Vec<Step>, placement: &Step) -> Vec<Step> {
+    use super::logic::{Technique as T, UNIT_MASK};
+    let Some(&(cell, digit)) = placement.placements.first() else {
+        return because;
+    };
+    let mut needs = Footing::default();
+    match (placement.technique, placement.units.first()) {
+        (T::NakedSingle, _) => needs.add(1 << cell, ALL_DIGITS),
+        (T::HiddenSingleBox | T::HiddenSingleLine, Some(&unit)) => {
+            needs.add(UNIT_MASK[unit], bit(digit));
+        }
+        _ => return because,
+    }
+    // The position each step was found in, for the digits of a subset.
+    let mut positions = Vec::with_capacity(because.len());
+    let mut state = start.clone();
+    for step in &because {
+        positions.push(state.clone());
+        step.apply(&mut state);
+    }
+    let mut kept = vec![false; because.len()];
+    for (i, step) in because.iter().enumerate().rev() {
+        if !step.eliminations.iter().any(|&fact| needs.holds(fact)) {
+            continue;
+        }
+        kept[i] = true;
+        if !needs.extend_by(step, &positions[i]) {
+            kept[..i].fill(true);
+            break;
+        }
+    }
+    // The placement must still follow from what is kept; if not, the model of footings
+    // missed one, and every step stays.
+    let mut state = start.clone();
+    for (step, _) in because.iter().zip(&kept).filter(|(_, kept)| **kept) {
+        step.apply(&mut state);
+    }
+    let follows = match placement.technique {
+        T::NakedSingle => state.mask(cell) == bit(digit),
+        _ => placement
+            .units
+            .first()
+            .is_some_and(|&unit| state.cells_with(digit) & UNIT_MASK[unit] == 1 << cell),
+    };
+    if !follows {
+        return because;
+    }
+    because
+        .into_iter()
+        .zip(kept)
+        .filter_map(|(step, kept)| kept.then_some(step))
+        .collect()
+}
+
+/// Candidates a deduction rests on: for each digit, the cells whose candidate of it
+/// matters (present or absent).
+#[derive(Debug, Default)]
+struct Footing([super::logic::CellSet; 9]);
+
+impl Footing {
+    fn add(&mut self, cells: super::logic::CellSet, digits: u16) {
+        for d in digits_of(digits) {
+            self.0[usize::from(d - 1)] |= cells;
+        }
+    }
+
+    fn holds(&self, (cell, digit): (usize, u8)) -> bool {
+        self.0[usize::from(digit - 1)] >> cell & 1 == 1
+    }
+
+    /// Adds what `step`, found in `position`, rests on; false for a step whose footing is
+    /// not modelled.
+    fn extend_by(&mut self, step: &Step, position: &Candidates) -> bool {
+        use super::logic::{Technique as T, UNIT_MASK, units_of};
+        let cells = step.cells.iter().fold(0u128, |set, &c| set | 1 << c);
+        let units = step.units.iter().fold(0u128, |set, &u| set | UNIT_MASK[u]);
+        let removed = step.eliminations.iter().fold(0u16, |m, &(_, d)| m | bit(d));
+        let union = step.cells.iter().fold(0u16, |m, &c| m | position.mask(c));
+        match step.technique {
+            // One digit confined to some cells of some units: where else it may be.
+            T::Pointing
+            | T::Claiming
+            | T::DirectPointing
+            | T::DirectClaiming
+            | T::XWing
+            | T::Swordfish
+            | T::Jellyfish
+            | T::FinnedXWing
+            | T::FinnedSwordfish
+            | T::FinnedJellyfish => self.add(units, removed),
+            // Digits confined to the cells of a unit.
+            T::HiddenPair
+            | T::HiddenTriple
+            | T::HiddenQuad
+            | T::DirectHiddenPair
+            | T::DirectHiddenTriple => self.add(units, union & !removed),
+            // Cells holding only some digits, in some units.
+            T::NakedPair
+            | T::NakedTriple
+            | T::NakedQuad
+            | T::XyWing
+            | T::XyzWing
+            | T::WxyzWing
+            | T::VwxyzWing
+            | T::UniqueRectangle1
+            | T::UniqueRectangle2
+            | T::UniqueRectangle4
+            | T::WWing => {
+                self.add(cells, ALL_DIGITS);
+                self.add(units, ALL_DIGITS);
+            }
+            // Links between consecutive nodes: a cell's two candidates, or a digit's places
+            // in the units both nodes share.
+            T::TwoStrongLinks
+            | T::ThreeStrongLinks
+            | T::FourStrongLinks
+            | T::XCycle
+            | T::YCycle
+            | T::XyCycle
+            | T::XChain
+            | T::XyChain
+            | T::Aic => {
+                self.add(units, ALL_DIGITS);
+                for pair in step.chain.windows(2) {
+                    let [(a, da), (b, db)] = [pair[0], pair[1]];
+                    if a == b {
+                        self.add(1 << a, ALL_DIGITS);
+                    }
+                    if da == db {
+                        for unit in units_of(a) {
+                            if UNIT_MASK[unit] >> b & 1 == 1 {
+                                self.add(UNIT_MASK[unit], bit(da));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => return false,
+        }
+        true
     }
 }
 
