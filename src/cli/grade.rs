@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(difficulty, "easy");
         assert_eq!(lines[1..], ["multiple", "invalid", "none", "0.0 easy"]);
         assert!(err.contains("<stdin>:3: the puzzle has more than one solution"));
-        assert!(err.contains("<stdin>:4: expected 81 cells, found 3"));
+        assert!(err.contains("<stdin>:4: a board string must have 81 cells, found 3 characters"));
         assert!(err.contains("<stdin>:5: the puzzle has no solution"));
         assert!(
             err.contains("5 puzzles") && err.contains("easy 2,"),

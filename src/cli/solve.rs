@@ -259,7 +259,9 @@ mod tests {
         let puzzles = input.lines().filter(|line| !line.starts_with('#')).count();
         assert_eq!(one.1.lines().count(), puzzles);
         let first_bad_past_the_window = window_lines.next_multiple_of(7) + 1;
-        let expected = format!("<stdin>:{first_bad_past_the_window}: expected 81 cells, found 3");
+        let expected = format!(
+            "<stdin>:{first_bad_past_the_window}: a board string must have 81 cells, found 3 characters"
+        );
         assert!(one.2.contains(&expected), "{:?}", &one.2[..3]);
         for threads in [2, 3, 8] {
             assert_eq!(run(threads), one, "{threads} threads");
@@ -337,7 +339,7 @@ mod tests {
         assert_eq!(code, 1);
         assert_eq!(out, format!("invalid\n{CLASSIC_SOLUTION}\n"));
         assert!(
-            err.contains("<stdin>:1: expected 81 cells, found 3"),
+            err.contains("<stdin>:1: a board string must have 81 cells, found 3 characters"),
             "{err}"
         );
     }

@@ -23,9 +23,10 @@ pub enum ApiError {
     /// The body is not JSON (or not UTF-8, or nested too deep).
     #[error("the request body is not valid JSON: {0}")]
     InvalidJson(String),
-    /// The JSON has the wrong shape: a missing or unknown field, or a wrong type.
+    /// The JSON has the wrong shape: a missing or unknown member, or a wrong type; the
+    /// error points at the member (a JSON pointer, empty for the whole body).
     #[error("{0}")]
-    InvalidRequest(String),
+    InvalidRequest(BoardError),
     /// The board itself is malformed; each error points at a row or cell.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     InvalidBoard(Vec<BoardError>),
@@ -138,7 +139,8 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::InvalidJson(_) => "invalid_json",
-            ApiError::InvalidRequest(_) | ApiError::InvalidBoard(_) => "invalid_board",
+            ApiError::InvalidRequest(_) => "invalid_request",
+            ApiError::InvalidBoard(_) => "invalid_board",
             ApiError::InvalidParameter(_) => "invalid_parameter",
             ApiError::InvalidHost(_) => "invalid_host",
             ApiError::UnsupportedTransferCoding(_) => "unsupported_transfer_coding",
@@ -174,6 +176,7 @@ impl ApiError {
                 ApiError::InvalidBoard(errors) | ApiError::GivensChanged(errors) => {
                     Some(errors.clone())
                 }
+                ApiError::InvalidRequest(error) => Some(vec![error.clone()]),
                 _ => None,
             },
             conflicts: match self {

@@ -8,7 +8,7 @@ use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
-use super::wire::ParameterError;
+use super::wire::{BoardError, ParameterError};
 
 /// The query string as decoded `name=value` pairs, in order, repeats kept, for handlers
 /// that read their parameters strictly (see [`super::wire::GenerateQuery`]).
@@ -34,7 +34,8 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryPairs {
 
 /// A JSON request body of type `T`. Rejects a missing or non-JSON content type (415), a
 /// body over the limit (413), malformed JSON (400 `invalid_json`) and JSON of the wrong
-/// shape (400 `invalid_board`), each as problem+json.
+/// shape (400 `invalid_request`, with a JSON pointer to the member at fault), each as
+/// problem+json.
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);
 
@@ -103,26 +104,142 @@ fn ends_with_ignoring_case(text: &[u8], suffix: &[u8]) -> bool {
 ///
 /// # Errors
 /// [`ApiError::InvalidJson`] for broken JSON, [`ApiError::InvalidRequest`] for JSON of the
-/// wrong shape (a body that is not an object, among others).
+/// wrong shape (a body that is not an object, among others), located by a JSON pointer.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // serde would read a struct from an array (`["..."]` as `{"board": "..."}`): refuse that.
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first.is_some_and(|&b| b != b'{')
-        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
-    {
-        return Err(ApiError::InvalidRequest(
-            "invalid request: the body must be a JSON object".into(),
-        ));
+    // A body that is not an object is broken JSON or the wrong shape as a whole.
+    if let Some(&first) = first.filter(|&&b| b != b'{') {
+        return Err(
+            match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                Ok(_) => ApiError::InvalidRequest(BoardError::whole(
+                    "",
+                    format!("the body must be a JSON object, found {}", json_kind(first)),
+                )),
+                // The typed parse says why deep nesting fails (its recursion limit).
+                Err(err) => match serde_json::from_slice::<T>(bytes) {
+                    Err(typed) if !typed.is_data() => ApiError::InvalidJson(typed.to_string()),
+                    _ => ApiError::InvalidJson(err.to_string()),
+                },
+            },
+        );
     }
-    serde_json::from_slice(bytes).map_err(|err| {
-        use serde_json::error::Category;
-        match err.classify() {
-            Category::Data => ApiError::InvalidRequest(format!("invalid request: {err}")),
-            Category::Syntax | Category::Eof | Category::Io => {
-                ApiError::InvalidJson(err.to_string())
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        let pointer = json_pointer(err.path());
+        shape_error(pointer, err.inner())
+    })?;
+    // Trailing bytes after the object are broken JSON, as serde_json::from_slice says.
+    deserializer
+        .end()
+        .map_err(|err| ApiError::InvalidJson(err.to_string()))?;
+    Ok(value)
+}
+
+/// The kind of JSON value that starts with `first`, for "found an array".
+fn json_kind(first: u8) -> &'static str {
+    match first {
+        b'[' => "an array",
+        b'"' => "a string",
+        b't' | b'f' => "a boolean",
+        b'n' => "null",
+        _ => "a number",
+    }
+}
+
+/// The JSON pointer (RFC 6901) of a serde path: `boards[3]` is `/boards/3`.
+fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path {
+        pointer.push('/');
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&index.to_string()),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
             }
+            Segment::Unknown => pointer.push('-'),
         }
-    })
+    }
+    pointer
+}
+
+/// The error of a body that failed to parse at `pointer`: broken JSON as the parser says it,
+/// the wrong shape in the API's own words (serde's messages name Rust types and quote with
+/// backticks; a client needs the member and what it should be).
+fn shape_error(pointer: String, err: &serde_json::Error) -> ApiError {
+    use serde_json::error::Category;
+    if !matches!(err.classify(), Category::Data) {
+        return ApiError::InvalidJson(err.to_string());
+    }
+    let full = err.to_string();
+    // serde_json appends the place in the text; the pointer says it better.
+    let location = format!(" at line {} column {}", err.line(), err.column());
+    let message = full.strip_suffix(&location).unwrap_or(&full);
+    let quoted = |text: &str| text.replace('`', "\"");
+    let named = |text: &str| text.split('`').nth(1).unwrap_or_default().to_owned();
+    let (pointer, message) = if let Some(rest) = message.strip_prefix("unknown field ") {
+        // The path already ends at the unknown member.
+        (
+            pointer,
+            format!(
+                "unknown member {}",
+                quoted(rest).replace("there are no fields", "none")
+            ),
+        )
+    } else if let Some(rest) = message.strip_prefix("missing field ") {
+        (
+            format!("{pointer}/{}", named(rest)),
+            format!("missing member {}", quoted(rest)),
+        )
+    } else if let Some(rest) = message.strip_prefix("duplicate field ") {
+        (
+            format!("{pointer}/{}", named(rest)),
+            format!("member {} appears more than once", quoted(rest)),
+        )
+    } else if let Some((found, expected)) = message
+        .strip_prefix("invalid type: ")
+        .and_then(|rest| rest.rsplit_once(", expected "))
+    {
+        let member = match pointer.rsplit_once('/') {
+            Some((_, member)) => format!("\"{member}\""),
+            None => "the body".to_owned(),
+        };
+        (
+            pointer.clone(),
+            format!(
+                "{member} must be {}, found {}",
+                json_expected(expected),
+                json_found(found)
+            ),
+        )
+    } else {
+        (pointer, quoted(message))
+    };
+    ApiError::InvalidRequest(BoardError::whole(&pointer, message))
+}
+
+/// serde's "expected ..." in JSON's words.
+fn json_expected(expected: &str) -> &str {
+    match expected {
+        "a sequence" => "an array",
+        "a map" => "an object",
+        other if other.starts_with("struct ") => "an object",
+        other => other,
+    }
+}
+
+/// serde's "invalid type: ..." subject (a string, an integer) in JSON's words.
+fn json_found(found: &str) -> &'static str {
+    match found.split([' ', '`']).next().unwrap_or_default() {
+        "string" => "a string",
+        "integer" | "floating" => "a number",
+        "boolean" => "a boolean",
+        "null" | "unit" => "null",
+        "sequence" => "an array",
+        "map" => "an object",
+        _ => "another value",
+    }
 }
 
 #[cfg(test)]
@@ -160,5 +277,30 @@ mod tests {
             );
         }
         assert!(check_json_content_type(None).is_err());
+    }
+
+    #[test]
+    fn a_wrong_shape_points_at_its_member_escaped_as_rfc_6901_says() {
+        let Err(ApiError::InvalidRequest(error)) =
+            parse_json::<crate::http::wire::BoardRequest>(br#"{"a/b~": 1}"#)
+        else {
+            panic!("expected invalid_request");
+        };
+        assert_eq!(error.pointer, "/a~1b~0");
+        assert_eq!(error.message, r#"unknown member "a/b~", expected "board""#);
+        let Err(ApiError::InvalidRequest(error)) =
+            parse_json::<crate::http::wire::BatchRequest>(br#"{"boards": 5}"#)
+        else {
+            panic!("expected invalid_request");
+        };
+        assert_eq!(error.pointer, "/boards");
+        assert_eq!(
+            error.message,
+            r#""boards" must be an array, found a number"#
+        );
+        assert!(matches!(
+            parse_json::<crate::http::wire::BoardRequest>(b"falsefa"),
+            Err(ApiError::InvalidJson(_))
+        ));
     }
 }

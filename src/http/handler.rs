@@ -18,7 +18,7 @@ use super::pool::SolverPool;
 use super::readiness::Readiness;
 use super::state::Limits;
 use super::wire::{
-    BatchFailure, BatchRequest, Board, BoardRequest, ExplainRequest, ExplainResponse,
+    BatchFailure, BatchRequest, Board, BoardError, BoardRequest, ExplainRequest, ExplainResponse,
     GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, HintWords,
     MAX_BATCH_BOARDS, SolveResponse, StageBody, StatusBody, StepBody, ValidateResponse,
     conflict_bodies, given_changed, read_max_steps,
@@ -79,8 +79,9 @@ pub(super) async fn solve_batch(
 ) -> Result<Response, ApiError> {
     let count = request.boards.len();
     if count == 0 || count > MAX_BATCH_BOARDS {
-        return Err(ApiError::InvalidRequest(format!(
-            "boards must hold 1 to {MAX_BATCH_BOARDS} boards, found {count}"
+        return Err(ApiError::InvalidRequest(BoardError::whole(
+            "/boards",
+            format!("\"boards\" must hold 1 to {MAX_BATCH_BOARDS} boards, found {count}"),
         )));
     }
     let parts = pool

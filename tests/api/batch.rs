@@ -93,6 +93,7 @@ async fn batch_takes_a_thousand_boards_but_not_one_more_or_none() {
     for count in [0, 1001] {
         let boards = vec![json!(PUZZLE); count];
         let answer = post_json(&app, "/solve/batch", &json!({ "boards": boards })).await;
-        answer.assert_problem(400, "invalid_board", &format!("{count} boards"));
+        answer.assert_problem(400, "invalid_request", &format!("{count} boards"));
+        assert_eq!(answer.body["errors"][0]["pointer"], "/boards");
     }
 }

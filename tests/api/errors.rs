@@ -42,14 +42,24 @@ async fn malformed_requests_are_400_problems_that_point_at_the_fault() {
             "invalid_json",
             None,
         ),
-        ("missing board", br"{}".to_vec(), "invalid_board", None),
+        (
+            "missing board",
+            br"{}".to_vec(),
+            "invalid_request",
+            Some("/board"),
+        ),
         (
             "extra field",
             br#"{"board": "", "x": 1}"#.to_vec(),
-            "invalid_board",
-            None,
+            "invalid_request",
+            Some("/x"),
         ),
-        ("array body", br"[1, 2]".to_vec(), "invalid_board", None),
+        (
+            "array body",
+            br"[1, 2]".to_vec(),
+            "invalid_request",
+            Some(""),
+        ),
         (
             "board is a number",
             br#"{"board": 10}"#.to_vec(),
@@ -142,6 +152,14 @@ async fn malformed_requests_are_400_problems_that_point_at_the_fault() {
             )
             .await;
             answer.assert_problem(400, code, &format!("{path} {case}"));
+            // The API's words, not the parser's: no "at line 1 column 9", no backticks.
+            if *code != "invalid_json" {
+                let detail = answer.body["detail"].as_str().unwrap_or_default();
+                assert!(
+                    !detail.contains(" column ") && !detail.contains('`'),
+                    "{path} {case}: {detail}"
+                );
+            }
             if let Some(pointer) = pointer {
                 assert_eq!(
                     answer.body["errors"][0]["pointer"], *pointer,
@@ -151,6 +169,55 @@ async fn malformed_requests_are_400_problems_that_point_at_the_fault() {
             }
         }
     }
+}
+
+#[tokio::test]
+async fn sentences_name_rows_and_cells_from_one_while_fields_count_from_zero() {
+    let app = app();
+    let mut rows: Vec<Vec<Value>> = vec![vec![json!(0); 9]; 9];
+    rows[0][2] = json!(10);
+    let answer = call(
+        &app,
+        Method::POST,
+        "/solve",
+        Some("application/json"),
+        json!({ "board": rows }).to_string(),
+    )
+    .await;
+    answer.assert_problem(400, "invalid_board", "ten at r1c3");
+    let error = &answer.body["errors"][0];
+    assert_eq!(
+        (error["row"].clone(), error["col"].clone()),
+        (json!(0), json!(2))
+    );
+    assert_eq!(error["pointer"], "/board/0/2");
+    assert!(
+        error["message"].as_str().unwrap().starts_with("cell r1c3:"),
+        "{error}"
+    );
+    let line = format!("x{}", &PUZZLE[1..]);
+    let answer = call(
+        &app,
+        Method::POST,
+        "/solve",
+        Some("application/json"),
+        json!({ "board": line }).to_string(),
+    )
+    .await;
+    let detail = answer.body["detail"].as_str().unwrap();
+    assert!(detail.contains("at r1c1 (character 1 of 81"), "{detail}");
+    let mut short: Vec<Vec<Value>> = vec![vec![json!(0); 9]; 9];
+    short[8].pop();
+    let answer = call(
+        &app,
+        Method::POST,
+        "/solve",
+        Some("application/json"),
+        json!({ "board": short }).to_string(),
+    )
+    .await;
+    assert_eq!(answer.body["detail"], "row 9 must have 9 cells, found 8");
+    assert_eq!(answer.body["errors"][0]["row"], 8);
 }
 
 #[tokio::test]

@@ -177,7 +177,7 @@ fn check_refused(answer: &Answer) -> Result<(), String> {
     let (status, code) = status_and_code(answer);
     if !matches!(
         (status, code.as_str()),
-        (400, "invalid_json" | "invalid_board") | (413, "payload_too_large")
+        (400, "invalid_json" | "invalid_request" | "invalid_board") | (413, "payload_too_large")
     ) {
         return Err("expected a documented refusal".into());
     }

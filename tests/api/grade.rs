@@ -162,7 +162,7 @@ async fn grade_refuses_malformed_bodies_as_every_endpoint_does() {
     cell.assert_problem(400, "invalid_board", "cell ten");
     assert_eq!(cell.body["errors"][0]["pointer"], "/board/2/7");
     let extra = post_json(&app, "/grade", &json!({ "board": PUZZLE, "x": 1 })).await;
-    extra.assert_problem(400, "invalid_board", "unknown field");
+    extra.assert_problem(400, "invalid_request", "unknown field");
     let broken = call(
         &app,
         Method::POST,

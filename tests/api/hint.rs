@@ -575,15 +575,15 @@ async fn malformed_requests_are_400_with_a_pointer() {
             "no board",
             "/hint",
             json!({"givens": PUZZLE}),
-            "invalid_board",
-            None,
+            "invalid_request",
+            Some("/board"),
         ),
         (
             "unknown field",
             "/hint",
             json!({"board": PUZZLE, "marks": []}),
-            "invalid_board",
-            None,
+            "invalid_request",
+            Some("/marks"),
         ),
         (
             "bad givens",
@@ -631,8 +631,8 @@ async fn malformed_requests_are_400_with_a_pointer() {
             "explain givens",
             "/explain",
             json!({"board": PUZZLE, "givens": PUZZLE}),
-            "invalid_board",
-            None,
+            "invalid_request",
+            Some("/givens"),
         ),
     ];
     for (case, path, body, code, pointer) in cases {

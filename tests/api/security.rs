@@ -204,7 +204,7 @@ async fn a_batch_costs_one_unit_per_board_and_one_larger_than_the_quota_never_pa
         Some(&json!({ "b": 1 })),
     )
     .await;
-    broken.assert_problem(400, "invalid_board", "not a batch");
+    broken.assert_problem(400, "invalid_request", "not a batch");
     assert_eq!(header(&broken, "ratelimit"), "\"per-client\";r=5;t=30");
     let six = send(&app, Method::POST, "/solve/batch", &[], Some(&batch(5))).await;
     assert_eq!(six.status, 200, "the 5 units left are spent whole");

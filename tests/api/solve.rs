@@ -100,7 +100,7 @@ async fn a_cell_error_names_its_row_and_column() {
         answer.body["detail"]
             .as_str()
             .unwrap()
-            .contains("row 6, column 3"),
+            .contains("cell r7c4 is a string"),
         "{:?}",
         answer.body
     );

@@ -47,7 +47,7 @@ fn grade_prints_rating_and_difficulty_per_line_and_what_kept_a_line_from_one() {
         "{stderr}"
     );
     assert!(
-        stderr.contains(":4: expected 81 cells, found 12"),
+        stderr.contains(":4: a board string must have 81 cells, found 12 characters"),
         "{stderr}"
     );
     assert!(
@@ -113,7 +113,10 @@ fn json_lines_carry_the_grade_and_its_techniques() {
     let hardest = records[4]["techniques"].as_array().unwrap().last().unwrap();
     assert_eq!(hardest["rating"], records[4]["rating"]);
     assert!(hardest["name"].as_str().unwrap().len() > 1, "{hardest}");
-    assert_eq!(records[2]["error"], "expected 81 cells, found 12");
+    assert_eq!(
+        records[2]["error"],
+        "a board string must have 81 cells, found 12 characters"
+    );
     assert!(records[1].get("rating").is_none());
 }
 

@@ -38,7 +38,7 @@ fn solve_prints_one_line_per_puzzle_and_flags_the_malformed_one() {
     assert_eq!(lines[4].len(), 81, "the empty grid gets some solution");
     let stderr = text(&output.stderr);
     assert!(
-        stderr.contains(":5: expected 81 cells, found 12"),
+        stderr.contains(":5: a board string must have 81 cells, found 12 characters"),
         "{stderr}"
     );
     assert!(
@@ -77,7 +77,10 @@ fn json_lines_carry_line_numbers_statuses_and_errors() {
     );
     assert_eq!(records[0]["solution"], SOLUTION);
     assert!(records[2]["solution"].is_null());
-    assert_eq!(records[2]["error"], "expected 81 cells, found 12");
+    assert_eq!(
+        records[2]["error"],
+        "a board string must have 81 cells, found 12 characters"
+    );
     assert!(records[3]["solution"].is_null());
     assert!(records[0].get("error").is_none());
 }

@@ -19,10 +19,18 @@ pub const CLASSIC_SOLUTION: &str =
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The line does not hold exactly 81 cells; carries the number of characters found.
-    #[error("expected 81 cells, found {0}")]
+    #[error(
+        "a board string must have 81 cells, found {} {}",
+        .0,
+        if *.0 == 1 { "character" } else { "characters" }
+    )]
     WrongLength(usize),
     /// A cell holds something other than `1`-`9`, `.` or `0` (0-based row and column).
-    #[error("invalid cell {found:?} at row {row}, column {col} (expected 1-9, '.' or '0')")]
+    #[error(
+        "invalid cell {found:?} at {} (character {} of 81; expected 1-9, '.' or '0')",
+        CellName(row * 9 + col),
+        row * 9 + col + 1
+    )]
     InvalidCell {
         /// 0-based row of the offending cell.
         row: usize,
@@ -32,7 +40,7 @@ pub enum ParseError {
         found: char,
     },
     /// A numeric cell is outside `0..=9` (0-based row and column).
-    #[error("invalid value {found} at row {row}, column {col} (expected 0-9)")]
+    #[error("invalid value {found} at {} (expected 0-9)", CellName(row * 9 + col))]
     InvalidValue {
         /// 0-based row of the offending cell.
         row: usize,
@@ -41,6 +49,17 @@ pub enum ParseError {
         /// The value found there.
         found: u8,
     },
+}
+
+/// A cell as players write it, 1-based: `r3c5` is row 3, column 5. Every sentence meant for
+/// people names cells so; fields of data stay 0-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellName(pub usize);
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.0 / 9 + 1, self.0 % 9 + 1)
+    }
 }
 
 /// A 9x9 Sudoku grid, row-major; each cell is `0` (empty) or a digit `1..=9`.

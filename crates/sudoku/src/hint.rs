@@ -31,7 +31,7 @@ use super::logic::{
     ALL_DIGITS, Candidates, DEFAULT_WORK_BUDGET, Rating, Step, bit, digits_of, next_single,
     next_step,
 };
-use super::{BudgetExhausted, CELLS, Conflict, Grid, Solver, Verdict, find_conflicts};
+use super::{BudgetExhausted, CELLS, CellName, Conflict, Grid, Solver, Verdict, find_conflicts};
 
 /// A player's pencil marks, row-major: bit `d - 1` set when digit `d` is pencilled in that
 /// cell. The marks of filled cells are ignored.
@@ -87,7 +87,7 @@ pub enum HintError {
     #[error("the puzzle has more than one solution")]
     MultipleSolutions,
     /// A given is not on the board as it is in the givens (changed or erased).
-    #[error("the board does not keep the given at row {}, column {}", .cell / 9, .cell % 9)]
+    #[error("the board does not keep the given at {}", CellName(*.cell))]
     GivenChanged {
         /// The first such cell, 0..81 row-major.
         cell: usize,

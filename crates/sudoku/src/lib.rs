@@ -48,8 +48,8 @@ pub use grade::{
     Difficulty, Grade, GradeError, GradeOptions, TechniqueUse, UnknownDifficulty, grade,
 };
 pub use grid::{
-    CELLS, CLASSIC_PUZZLE, CLASSIC_SOLUTION, Grid, ParseError, cell_value, is_blank_or_comment,
-    puzzle_lines,
+    CELLS, CLASSIC_PUZZLE, CLASSIC_SOLUTION, CellName, Grid, ParseError, cell_value,
+    is_blank_or_comment, puzzle_lines,
 };
 pub use hint::{Explanation, Hint, HintError, HintOptions, PencilMarks, explain, hint};
 pub use report::Report;

@@ -1,25 +1,45 @@
 //! The three wire forms of a board, read into a [`Grid`] and written back in the caller's form.
 //!
-//! A board arrives as an 81-character string, a 9x9 array of one-character strings
-//! (LeetCode's `char[][]`), or a 9x9 array of integers (`0` or `null` empty). Errors point
-//! at the offending cell with a JSON pointer and 0-based row and column.
+//! A board arrives in one of three forms, named as `/generate?form=` names them: `string`,
+//! an 81-character string; `chars`, 9 rows of 9 one-character strings (LeetCode's
+//! `char[][]`); `numbers`, 9 rows of 9 integers (`0` or `null` empty). Errors point at the
+//! offending cell with a JSON pointer and 0-based `row` and `col` fields; their sentences
+//! name rows and cells as players do, from 1 (`row 1`, `r1c3`).
 
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use sudoku::{CELLS, Grid, ParseError, cell_value};
+use sudoku::{CELLS, CellName, Grid, ParseError, cell_value};
 
 /// The form a board came in, which is the form its answer goes back in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoardFormat {
     /// `"53..7...."`: one 81-character string.
-    Line,
+    String,
     /// `[["5","3","."],...]`: rows of one-character strings.
     Chars,
     /// `[[5,3,0],...]`: rows of integers.
-    Digits,
+    Numbers,
+}
+
+impl BoardFormat {
+    /// Every form, in the order the documentation lists them.
+    pub const ALL: [BoardFormat; 3] = [
+        BoardFormat::String,
+        BoardFormat::Chars,
+        BoardFormat::Numbers,
+    ];
+
+    /// The form's name on the wire (`/generate?form=`) and in the documentation.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardFormat::String => "string",
+            BoardFormat::Chars => "chars",
+            BoardFormat::Numbers => "numbers",
+        }
+    }
 }
 
 /// A board read off the wire: the grid and the form it came in.
@@ -47,7 +67,8 @@ pub struct BoardError {
 }
 
 impl BoardError {
-    fn whole(pointer: &str, message: impl Into<String>) -> BoardError {
+    /// An error about the value at `pointer` as a whole, no row or cell named.
+    pub fn whole(pointer: &str, message: impl Into<String>) -> BoardError {
         BoardError {
             pointer: pointer.to_owned(),
             row: None,
@@ -81,8 +102,8 @@ impl std::fmt::Display for BoardError {
     }
 }
 
-const SHAPE_HINT: &str = "board must be an 81-character string or a 9x9 array of \
-                          one-character strings or of integers 0-9";
+const SHAPE_HINT: &str = "a board must be an 81-character string, 9 rows of 9 \
+                          one-character strings, or 9 rows of 9 integers 0-9";
 
 impl Board {
     /// Reads a board from a JSON value found at `pointer` (such as `/board`).
@@ -104,33 +125,30 @@ impl Board {
         if let Some(grid) = Grid::from_plain(line.as_bytes()) {
             return Ok(Board {
                 grid,
-                format: BoardFormat::Line,
+                format: BoardFormat::String,
             });
         }
+        // Unlike the command line, the wire form takes no surrounding whitespace.
         // Unlike the command line, the wire form takes no surrounding whitespace.
         let count = line.chars().count();
         if count != CELLS {
             return Err(BoardError::whole(
                 pointer,
-                format!("board string must have 81 cells, found {count} characters"),
+                ParseError::WrongLength(count).to_string(),
             ));
         }
         let grid = Grid::from_line(line).map_err(|err| match err {
-            ParseError::InvalidCell { row, col, found } => BoardError {
+            ParseError::InvalidCell { row, col, .. } => BoardError {
                 pointer: pointer.to_owned(),
                 row: Some(row),
                 col: Some(col),
-                message: format!(
-                    "invalid cell {found:?} at row {row}, column {col} \
-                     (character {}; expected 1-9, '.' or '0')",
-                    row * 9 + col
-                ),
+                message: err.to_string(),
             },
             other => BoardError::whole(pointer, other.to_string()),
         })?;
         Ok(Board {
             grid,
-            format: BoardFormat::Line,
+            format: BoardFormat::String,
         })
     }
 
@@ -138,7 +156,7 @@ impl Board {
         if rows.len() != 9 {
             return Err(BoardError::whole(
                 pointer,
-                format!("board must have 9 rows, found {}", rows.len()),
+                format!("a board must have 9 rows, found {}", rows.len()),
             ));
         }
         let mut cells = [0u8; CELLS];
@@ -149,7 +167,8 @@ impl Board {
                     pointer,
                     row,
                     format!(
-                        "row {row} must be an array of 9 cells, found {}",
+                        "row {} must be an array of 9 cells, found {}",
+                        row + 1,
                         kind_of(value)
                     ),
                 ));
@@ -158,7 +177,11 @@ impl Board {
                 return Err(BoardError::at_row(
                     pointer,
                     row,
-                    format!("row {row} must have 9 cells, found {}", row_cells.len()),
+                    format!(
+                        "row {} must have 9 cells, found {}",
+                        row + 1,
+                        row_cells.len()
+                    ),
                 ));
             }
             for (col, cell) in row_cells.iter().enumerate() {
@@ -167,7 +190,7 @@ impl Board {
                         pointer,
                         row,
                         col,
-                        format!("cell at row {row}, column {col}: {reason}"),
+                        format!("cell {}: {reason}", CellName(row * 9 + col)),
                     )
                 })?;
                 match (format, cell_format) {
@@ -178,8 +201,9 @@ impl Board {
                             row,
                             col,
                             format!(
-                                "cell at row {row}, column {col} is {}, but earlier cells are {}; \
+                                "cell {} is {}, but earlier cells are {}; \
                                  use one form for the whole board",
+                                CellName(row * 9 + col),
                                 kind_of(cell),
                                 if a == BoardFormat::Chars {
                                     "strings"
@@ -199,7 +223,7 @@ impl Board {
         Ok(Board {
             grid,
             // A board of nulls only is an integer board with every cell empty.
-            format: format.unwrap_or(BoardFormat::Digits),
+            format: format.unwrap_or(BoardFormat::Numbers),
         })
     }
 
@@ -232,7 +256,7 @@ impl WireBoard {
         match self {
             WireBoard::Plain(grid) => Ok(Board {
                 grid: *grid,
-                format: BoardFormat::Line,
+                format: BoardFormat::String,
             }),
             WireBoard::Other(value) => Board::from_json(value, &pointer()),
         }
@@ -314,7 +338,7 @@ fn read_cell(cell: &Value) -> Result<(u8, Option<BoardFormat>), String> {
                 .filter(|f| f.fract() == 0.0 && (0.0..=9.0).contains(f))
                 .map(|f| f as u64)
         }) {
-            Some(digit @ 0..=9) => Ok((digit as u8, Some(BoardFormat::Digits))),
+            Some(digit @ 0..=9) => Ok((digit as u8, Some(BoardFormat::Numbers))),
             _ => Err(format!("{number} is not an integer from 0 to 9")),
         },
         other => Err(format!(
@@ -339,7 +363,7 @@ pub(super) fn kind_of(value: &Value) -> &'static str {
 /// Writes a grid in the given wire form; empty cells become `.`, `"."` or `0`.
 pub fn render(grid: &Grid, format: BoardFormat) -> Value {
     match format {
-        BoardFormat::Line => Value::String(grid.to_line()),
+        BoardFormat::String => Value::String(grid.to_line()),
         BoardFormat::Chars => Value::Array(
             grid.cells()
                 .chunks(9)
@@ -350,7 +374,7 @@ pub fn render(grid: &Grid, format: BoardFormat) -> Value {
                 })
                 .collect(),
         ),
-        BoardFormat::Digits => Value::Array(
+        BoardFormat::Numbers => Value::Array(
             grid.cells()
                 .chunks(9)
                 .map(|row| row.iter().map(|&d| Value::from(d)).collect())
@@ -366,13 +390,17 @@ mod tests {
     use sudoku::CLASSIC_PUZZLE as LINE;
 
     fn digits_rows() -> Value {
-        render(&Grid::from_line(LINE).unwrap(), BoardFormat::Digits)
+        render(&Grid::from_line(LINE).unwrap(), BoardFormat::Numbers)
     }
 
     #[test]
     fn the_three_forms_read_to_the_same_grid() {
         let grid = Grid::from_line(LINE).unwrap();
-        for format in [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits] {
+        for format in [
+            BoardFormat::String,
+            BoardFormat::Chars,
+            BoardFormat::Numbers,
+        ] {
             let board = Board::from_json(&render(&grid, format), "/board").unwrap();
             assert_eq!(board, Board { grid, format }, "{format:?}");
         }
@@ -381,10 +409,14 @@ mod tests {
     #[test]
     fn a_wire_board_reads_as_the_value_it_came_in_reads() {
         let grid = Grid::from_line(LINE).unwrap();
-        let mut samples: Vec<Value> = [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits]
-            .into_iter()
-            .map(|format| render(&grid, format))
-            .collect();
+        let mut samples: Vec<Value> = [
+            BoardFormat::String,
+            BoardFormat::Chars,
+            BoardFormat::Numbers,
+        ]
+        .into_iter()
+        .map(|format| render(&grid, format))
+        .collect();
         samples.extend([
             json!(LINE.replace('.', "0")),
             json!(format!(" {}", &LINE[1..])),
@@ -420,7 +452,7 @@ mod tests {
             escaped.read(String::new),
             Ok(Board {
                 grid,
-                format: BoardFormat::Line
+                format: BoardFormat::String
             })
         );
     }
@@ -433,7 +465,7 @@ mod tests {
         let err = Board::from_json(&Value::String(line), "/board").unwrap_err();
         assert_eq!(
             err.message,
-            "board string must have 81 cells, found 27 characters"
+            "a board string must have 81 cells, found 27 characters"
         );
     }
 
@@ -442,7 +474,7 @@ mod tests {
         let mut rows = digits_rows();
         rows[0][2] = Value::Null;
         let board = Board::from_json(&rows, "/board").unwrap();
-        assert_eq!(board.format, BoardFormat::Digits);
+        assert_eq!(board.format, BoardFormat::Numbers);
         assert_eq!(board.grid.get(0, 2), 0);
     }
 
@@ -564,7 +596,7 @@ mod tests {
         );
         let digits = Board {
             grid,
-            format: BoardFormat::Digits,
+            format: BoardFormat::Numbers,
         }
         .render(&grid);
         assert_eq!(digits[0], json!([5, 3, 0, 0, 7, 0, 0, 0, 0]));

@@ -54,7 +54,7 @@ impl Default for GenerateQuery {
             difficulty: None,
             seed: None,
             symmetry: Symmetry::None,
-            form: BoardFormat::Line,
+            form: BoardFormat::String,
             minimal: true,
         }
     }
@@ -119,14 +119,10 @@ fn parse_seed(value: &str) -> Result<u64, String> {
 }
 
 fn parse_form(value: &str) -> Result<BoardFormat, String> {
-    match value {
-        "string" => Ok(BoardFormat::Line),
-        "chars" => Ok(BoardFormat::Chars),
-        "numbers" => Ok(BoardFormat::Digits),
-        _ => Err(format!(
-            "unknown form {value:?}: expected one of string, chars, numbers"
-        )),
-    }
+    BoardFormat::ALL
+        .into_iter()
+        .find(|form| form.name() == value)
+        .ok_or_else(|| format!("unknown form {value:?}: expected one of string, chars, numbers"))
 }
 
 fn parse_bool(value: &str) -> Result<bool, String> {
@@ -207,7 +203,7 @@ mod tests {
                 difficulty: Some(Difficulty::Expert),
                 seed: Some(u64::MAX),
                 symmetry: Symmetry::Diagonal,
-                form: BoardFormat::Digits,
+                form: BoardFormat::Numbers,
                 minimal: false,
             }
         );

@@ -12,7 +12,7 @@ use super::conflict::CellRef;
 use super::generate::ParameterError;
 use sudoku::logic::{ALL_DIGITS, Step, bit};
 use sudoku::messages::{Language, Stage, technique_name};
-use sudoku::{CELLS, Explanation, Hint, PencilMarks};
+use sudoku::{CELLS, CellName, Explanation, Hint, PencilMarks};
 
 /// `{"board", "givens"?, "candidates"?}`: the body of `/hint`.
 #[derive(Debug, Deserialize)]
@@ -91,8 +91,8 @@ pub fn given_changed(input: &HintInput, cell: usize) -> BoardError {
     let given = input.givens.map_or(0, |givens| givens.grid.cells()[cell]);
     let found = input.board.grid.cells()[cell];
     let pointer = match input.board.format {
-        BoardFormat::Line => "/board".to_owned(),
-        BoardFormat::Chars | BoardFormat::Digits => format!("/board/{row}/{col}"),
+        BoardFormat::String => "/board".to_owned(),
+        BoardFormat::Chars | BoardFormat::Numbers => format!("/board/{row}/{col}"),
     };
     let change = if found == 0 {
         "leaves it empty".to_owned()
@@ -104,8 +104,9 @@ pub fn given_changed(input: &HintInput, cell: usize) -> BoardError {
         row: Some(row),
         col: Some(col),
         message: format!(
-            "the board does not keep the given {given} at row {row}, column {col} (it {change}); \
-             send the puzzle's givens unchanged"
+            "the board does not keep the given {given} at {} (it {change}); \
+             send the puzzle's givens unchanged",
+            CellName(row * 9 + col)
         ),
     }
 }
@@ -144,7 +145,8 @@ pub fn read_candidates(value: &Value) -> Result<PencilMarks, BoardError> {
                             row: Some(row),
                             col: None,
                             message: format!(
-                                "candidates row {row} must be 9 lists of digits, found {}",
+                                "candidates row {} must be 9 lists of digits, found {}",
+                                row + 1,
                                 describe_row(other)
                             ),
                         });
@@ -165,6 +167,7 @@ pub fn read_candidates(value: &Value) -> Result<PencilMarks, BoardError> {
 
 fn read_entry(entry: &Value, pointer: &str, cell: usize) -> Result<u16, BoardError> {
     let (row, col) = (cell / 9, cell % 9);
+    let name = CellName(cell);
     let at = |pointer: String, message: String| BoardError {
         pointer,
         row: Some(row),
@@ -178,8 +181,7 @@ fn read_entry(entry: &Value, pointer: &str, cell: usize) -> Result<u16, BoardErr
             return Err(at(
                 pointer.to_owned(),
                 format!(
-                    "candidates of row {row}, column {col} must be a list of digits 1-9 or \
-                     null, found {}",
+                    "candidates of {name} must be a list of digits 1-9 or null, found {}",
                     kind_of(other)
                 ),
             ));
@@ -199,10 +201,7 @@ fn read_entry(entry: &Value, pointer: &str, cell: usize) -> Result<u16, BoardErr
             _ => {
                 return Err(at(
                     format!("{pointer}/{i}"),
-                    format!(
-                        "candidates of row {row}, column {col}: {digit} is not a digit from 1 \
-                         to 9"
-                    ),
+                    format!("candidates of {name}: {digit} is not a digit from 1 to 9"),
                 ));
             }
         }

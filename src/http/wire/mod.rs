@@ -83,7 +83,7 @@ impl SolveResponse {
     /// straight from the grid: through a `Value` and serde's string escaping it cost more
     /// than reading the board.
     pub fn write_json(out: &mut Vec<u8>, board: &Board, solution: &Grid, unique: bool) {
-        if board.format == BoardFormat::Line {
+        if board.format == BoardFormat::String {
             out.extend_from_slice(br#"{"solution":""#);
             out.extend_from_slice(&solution.line_bytes());
             out.extend_from_slice(if unique {
@@ -154,7 +154,11 @@ mod tests {
     fn an_answer_written_directly_is_the_json_serde_writes() {
         let puzzle = Grid::from_line(CLASSIC_PUZZLE).unwrap();
         let solution = Grid::from_line(CLASSIC_SOLUTION).unwrap();
-        for format in [BoardFormat::Line, BoardFormat::Chars, BoardFormat::Digits] {
+        for format in [
+            BoardFormat::String,
+            BoardFormat::Chars,
+            BoardFormat::Numbers,
+        ] {
             let board = Board {
                 grid: puzzle,
                 format,

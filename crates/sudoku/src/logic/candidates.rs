@@ -123,7 +123,7 @@ pub fn digits_of(mask: u16) -> impl Iterator<Item = u8> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Contradiction {
     /// Two givens repeat a digit in a unit.
-    #[error("the givens repeat digit {digit} in a unit (cell {cell})")]
+    #[error("the givens repeat digit {digit} in a unit (at {})", crate::CellName(*.cell))]
     ClashingGivens {
         /// The second cell holding the digit.
         cell: usize,

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::candidates::Candidates;
+use crate::CellName;
 
 /// A difficulty on the Sudoku Explainer (SE) scale, in tenths: `Rating(23)` is 2.3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -241,10 +242,10 @@ impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({}):", self.technique, self.rating)?;
         for &(cell, digit) in &self.placements {
-            write!(f, " r{}c{}={digit}", cell / 9 + 1, cell % 9 + 1)?;
+            write!(f, " {}={digit}", CellName(cell))?;
         }
         for &(cell, digit) in &self.eliminations {
-            write!(f, " r{}c{}<>{digit}", cell / 9 + 1, cell % 9 + 1)?;
+            write!(f, " {}<>{digit}", CellName(cell))?;
         }
         Ok(())
     }

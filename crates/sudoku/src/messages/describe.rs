@@ -551,9 +551,9 @@ fn region(state: &Candidates, cells: &[usize]) -> Option<(usize, u8)> {
 mod tests {
     use super::super::{Language, render};
     use super::*;
-    use crate::CLASSIC_PUZZLE;
     use crate::logic::{ALL_DIGITS, DEFAULT_WORK_BUDGET, next_step};
     use crate::puzzle_sets::{PROPER, spread};
+    use crate::{CLASSIC_PUZZLE, CellName};
     use std::collections::BTreeMap;
 
     fn state(line: &str) -> Candidates {
@@ -575,7 +575,7 @@ mod tests {
             9..18 => format!("column {}", unit - 8),
             _ => format!("box {}", unit - 17),
         };
-        let cell_text = format!("r{}c{}", cell / 9 + 1, cell % 9 + 1);
+        let cell_text = CellName(cell).to_string();
         let expected = match step.technique {
             Technique::LastValue => format!(
                 "{cell_text} is the last empty cell of {unit_text}, so it takes the one digit \
@@ -710,7 +710,7 @@ mod tests {
                     assert!(!text.contains('{'), "{language:?} {technique:?}: {text}");
                     // The cells the step changes are all named.
                     for &(cell, _) in step.placements.iter().chain(&step.eliminations) {
-                        let name = format!("r{}c{}", cell / 9 + 1, cell % 9 + 1);
+                        let name = CellName(cell).to_string();
                         assert!(
                             text.contains(&name),
                             "{language:?} {technique:?}: {name} missing from {text}"

@@ -19,6 +19,7 @@ mod stages;
 pub use describe::{describe, describe_path, describe_reasons, describe_step};
 pub use stages::{Stage, StageKind, describe_stages};
 
+use super::CellName;
 use super::logic::Technique;
 
 /// A language with a complete table of templates.
@@ -411,9 +412,8 @@ fn fact(cell: usize, digit: u8, holds: bool, table: &Table) -> String {
     )
 }
 
-/// A cell as players write it: `r3c5`, 1-based.
 fn cell_name(cell: usize) -> String {
-    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+    CellName(cell).to_string()
 }
 
 fn unit_name(unit: usize, table: &Table) -> String {

@@ -391,7 +391,7 @@ fn push_new(list: &mut Vec<usize>, item: usize) {
 mod tests {
     use super::*;
     use crate::messages::{Language, render};
-    use crate::{CLASSIC_PUZZLE, HintOptions, hint};
+    use crate::{CLASSIC_PUZZLE, CellName, HintOptions, hint};
 
     fn stages_of(line: &str) -> (Hint, Vec<Stage>) {
         let board: Grid = line.parse().unwrap();
@@ -458,9 +458,8 @@ mod tests {
             if other != cell && board.cells()[other] == 0 {
                 assert!(
                     cells.iter().any(|&r| PEERS[other] >> r & 1 == 1),
-                    "r{}c{} is not ruled out",
-                    other / 9 + 1,
-                    other % 9 + 1
+                    "{} is not ruled out",
+                    CellName(other)
                 );
             }
         }
