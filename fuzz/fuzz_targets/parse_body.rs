@@ -28,7 +28,10 @@ fuzz_target!(|data: &[u8]| {
 fn check_problem(error: &ApiError) {
     assert_eq!(error.status().as_u16(), 400, "{error:?}");
     assert!(
-        matches!(error.code(), "invalid_json" | "invalid_board"),
+        matches!(
+            error.code(),
+            "invalid_json" | "invalid_request" | "invalid_board"
+        ),
         "{error:?}"
     );
     let problem = error.to_problem();
