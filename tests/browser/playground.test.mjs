@@ -181,7 +181,7 @@ describe('the playground', () => {
     await closeAll();
   });
 
-  test('hint from the real POST /hint: the next step, highlighted, explained and applied', TEST_TIMEOUT, async () => {
+  test('hint from the real POST /hint, one stage a press: where to look, the technique, the cells, the answer', TEST_TIMEOUT, async () => {
     const { page } = await open();
     const request = page.waitForRequest((r) => new URL(r.url()).pathname === '/hint');
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/hint');
@@ -191,25 +191,13 @@ describe('the playground', () => {
     assert.deepEqual((await request).postDataJSON(), { board: PUZZLE, givens: PUZZLE });
     const response = await answered;
     assert.equal(response.status(), 200);
-    assert.equal(response.headers()['content-language'], 'en', 'the page is in English');
+    assert.equal(response.headers()['content-language'], 'en', 'an English browser gets English');
     const hint = await response.json();
     assert.equal(hint.kind, 'step');
-    await page.locator('#hint-panel').waitFor({ state: 'visible' });
-    assert.equal(await page.textContent('#hint-title'), `Hint: ${hint.technique_name} (rating ${hint.rating})`);
-    assert.equal(await page.textContent('#hint-explanation'), hint.explanation);
+    const placed = await walkHintStages(page, hint, 'desktop');
     assert.match(hint.explanation, /r\dc\d/, 'cells named as players name them');
-    const [placed] = hint.placements;
-    const expected = [...hint.highlights.cells, placed].map(({ row, col }) => `${row},${col}`);
-    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), [...new Set(expected)].sort());
-    assert.ok((await cellsWithClass(page, 'hint-unit')).length >= 8, 'the unit is marked');
-    assert.equal(
-      await cell(page, placed.row, placed.col).locator('.value').textContent(),
-      String(placed.digit),
-      'the digit is suggested',
-    );
     // The digit the server suggests is the solution's.
     assert.equal(SOLUTION[placed.row * 9 + placed.col], String(placed.digit));
-    await screenshot(page, 'desktop-hint');
 
     await page.click('#hint-apply');
     await statusMatching(page, 'Hint applied: 1 digit placed.');
@@ -217,20 +205,224 @@ describe('the playground', () => {
     assert.deepEqual(await cellsWithClass(page, 'hint-cell'), []);
     assert.match(await cell(page, placed.row, placed.col).getAttribute('class'), /\buser\b/);
     assert.equal((await shownBoard(page))[placed.row * 9 + placed.col], String(placed.digit));
+    assert.equal(await focusedName(page), `${placed.row},${placed.col}`, 'focus on the cell just filled');
     await closeAll();
   });
 
-  test('a wrong digit is pointed out first by the real /hint, without its right digit', TEST_TIMEOUT, async () => {
+  test('a wrong digit is pointed out first by the real /hint, then selected, without its right digit', TEST_TIMEOUT, async () => {
     const { page } = await open();
     // r1c3 is 4 in the solution; 1 clashes with nothing on the board.
     await cell(page, 0, 2).click();
     await page.keyboard.press('1');
+    await cell(page, 4, 4).click();
     await page.click('#hint');
     await page.locator('#hint-panel').waitFor({ state: 'visible' });
     assert.equal(await page.textContent('#hint-title'), 'Hint: A mistake');
-    assert.match(await page.textContent('#hint-explanation'), /^The digit in r1c3 does not fit the solution/);
+    const nudge = await page.locator('#hint-stages li').first().textContent();
+    assert.match(nudge, /box 1/);
+    assert.doesNotMatch(nudge, /r1c3/, 'the first stage names the box, not the cell');
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), []);
+    assert.equal(await page.getAttribute('[aria-selected="true"]', 'data-row'), '4', 'selection unmoved');
+
+    const texts = await revealHint(page);
+    assert.match(texts.at(-1), /^The digit in r1c3 does not fit the solution/);
     assert.equal(await page.isHidden('#hint-apply'), true, 'nothing to apply');
     assert.deepEqual(await cellsWithClass(page, 'hint-cell'), ['0,2']);
+    const selected = page.locator('[role="gridcell"][aria-selected="true"]');
+    assert.equal(`${await selected.getAttribute('data-row')},${await selected.getAttribute('data-col')}`, '0,2',
+      'the cell at fault is selected, ready to be erased');
+    // Selected and hinted, it still shows the hint's colour (with the selection's ring).
+    const colours = await page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.style.background = 'var(--hint-cell)';
+      document.body.append(probe);
+      const hinted = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      const selectedCell = document.querySelector('[role="gridcell"][aria-selected="true"]');
+      return { hinted, shown: getComputedStyle(selectedCell).backgroundColor };
+    });
+    assert.equal(colours.shown, colours.hinted);
+    assert.equal(await focusedName(page), 'hint-dismiss', 'focus on the button left to press');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.isHidden('#hint-panel'), true);
+    assert.equal(await focusedName(page), '0,2', 'dismissed, the keyboard is on the cell at fault');
+    await page.keyboard.press('Backspace');
+    assert.equal(await cell(page, 0, 2).locator('.value').textContent(), '');
+    await closeAll();
+  });
+
+  test('Hint keeps the marks of Check, and a clash found by Check stays marked', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await cell(page, 0, 2).click();
+    await page.keyboard.press('5'); // clashes with the 5 at r1c1
+    await page.click('#check');
+    await statusMatching(page, 'Not right');
+    assert.deepEqual(await cellsWithClass(page, 'conflict'), ['0,0', '0,2']);
+    await page.click('#hint');
+    await page.locator('#hint-stages li').first().waitFor();
+    assert.deepEqual(await cellsWithClass(page, 'conflict'), ['0,0', '0,2']);
+    await revealHint(page);
+    assert.deepEqual(await cellsWithClass(page, 'conflict'), ['0,0', '0,2']);
+    await closeAll();
+  });
+
+  test('placing the hinted digit before the answer stage: the page says the player found it', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/hint');
+    await page.click('#hint');
+    const hint = await (await answered).json();
+    await page.locator('#hint-stages li').first().waitFor();
+    await page.click('#hint-more'); // the technique, not yet the cell
+    const [{ row, col, digit }] = hint.placements;
+    assert.equal(await cell(page, row, col).locator('.value').textContent(), '', 'the digit is not shown yet');
+    await cell(page, row, col).click();
+    await page.keyboard.press(String(digit));
+    await statusMatching(page, `You found it: ${digit} in row ${row + 1}, column ${col + 1}`);
+    await closeAll();
+  });
+
+  test('with pencil marks, an elimination hint: Apply removes exactly those marks', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    // A diabolical puzzle, played on until no single is left (found with the real /hint).
+    const givens = '.83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.';
+    const played = '.83.2..9....8.9123.293....82..6987...7...3.6...674....3....698...2.853...1..3.54.';
+    const marks = fullMarks(played);
+    await restoreGame(page, givens, played, marks);
+    assert.equal(await shownBoard(page), played);
+
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/hint');
+    await page.click('#hint');
+    const hint = await (await answered).json();
+    assert.equal(hint.kind, 'step');
+    assert.deepEqual(hint.placements, [], 'every single is placed: the step eliminates');
+    assert.ok(hint.eliminations.length > 0);
+    await revealHint(page);
+    const struck = await page.$$eval('[role="gridcell"] .mark.struck', (found) =>
+      found.map((m) => `${m.closest('[role="gridcell"]').dataset.row},${m.closest('[role="gridcell"]').dataset.col}:${m.dataset.digit}`));
+    const expected = hint.eliminations.map((e) => `${e.row},${e.col}:${e.digit}`);
+    assert.deepEqual(struck.sort(), [...expected].sort(), 'the marks to go are struck through');
+    await page.click('#hint-apply');
+    const count = hint.eliminations.length;
+    await statusMatching(page, `Hint applied: ${count} pencil mark${count > 1 ? 's' : ''} removed.`);
+    for (let index = 0; index < 81; index++) {
+      if (played[index] !== '.') continue;
+      const row = Math.floor(index / 9);
+      const col = index % 9;
+      const gone = hint.eliminations.filter((e) => e.row === row && e.col === col).map((e) => e.digit);
+      const left = marks[index].filter((digit) => !gone.includes(digit)).map(String);
+      assert.deepEqual(await marksShown(page, row, col), left, `marks of r${row + 1}c${col + 1}`);
+    }
+    // The next hint is another step, not the same one again.
+    const next = page.waitForResponse((r) => new URL(r.url()).pathname === '/hint');
+    await page.click('#hint');
+    const again = await (await next).json();
+    assert.notDeepEqual(again.eliminations, hint.eliminations);
+    await closeAll();
+  });
+
+  test('the last correct digit says the puzzle is solved, without pressing Check', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    // The example with every cell filled from the solution but r9c7, whose digit is 1.
+    const played = `${SOLUTION.slice(0, 78)}.${SOLUTION.slice(79)}`;
+    assert.equal(PUZZLE[78], '.');
+    await restoreGame(page, PUZZLE, played, fullMarks(played));
+    await cell(page, 8, 6).click();
+    await page.keyboard.press('8'); // the given 8 at r9c5 is in the same row
+    await statusMatching(page, 'Every cell is filled, but not right yet: 8 twice in row 9');
+    await page.keyboard.press('1');
+    await statusMatching(page, 'Solved! Every row, column and box holds 1 to 9.');
+    await closeAll();
+  });
+
+  test('focus stays on the control pressed: Check, Hint, More, New puzzle; never on the body', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await page.click('#check');
+    await statusMatching(page, 'No mistakes so far');
+    assert.equal(await focusedName(page), 'check');
+    await page.click('#hint');
+    await page.locator('#hint-stages li').first().waitFor();
+    assert.equal(await focusedName(page), 'hint');
+    // Keyboard only from here: More, More, More; the last stage leaves focus on Apply.
+    await page.focus('#hint-more');
+    for (let presses = 0; presses < 6 && (await page.isVisible('#hint-more')); presses++) {
+      await page.keyboard.press('Enter');
+      assert.notEqual(await focusedName(page), 'BODY');
+    }
+    assert.equal(await focusedName(page), 'hint-apply');
+    await page.keyboard.press('Enter');
+    await statusMatching(page, 'Hint applied');
+    assert.match(await focusedName(page), /^\d,\d$/, 'Apply leaves the keyboard on the grid');
+    await page.click('#new');
+    await statusMatching(page, 'New medium puzzle loaded');
+    assert.equal(await focusedName(page), 'new');
+    await closeAll();
+  });
+
+  test('a click or tap on the digit pad leaves typing on the grid', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await cell(page, 0, 2).click();
+    await page.click('.pad-digit[data-digit="4"]');
+    assert.equal(await cell(page, 0, 2).locator('.value').textContent(), '4');
+    assert.equal(await focusedName(page), '0,2');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('6');
+    assert.equal(await cell(page, 0, 3).locator('.value').textContent(), '6', 'the key went to the grid');
+    await page.click('#pencil');
+    assert.equal(await focusedName(page), '0,3');
+    // From the keyboard, a pad key keeps focus: Tab there, Enter presses it again and again.
+    await page.focus('.pad-digit[data-digit="2"]');
+    await page.keyboard.press('ArrowDown'); // not on the grid: nothing moves
+    await page.keyboard.press('Enter');
+    assert.equal(await focusedName(page), '2');
+    await closeAll();
+  });
+
+  test('Undo after New puzzle brings back the old board and its title', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    await cell(page, 0, 2).click();
+    await page.keyboard.press('4');
+    const before = await shownBoard(page);
+    await page.click('#new');
+    await statusMatching(page, 'New medium puzzle loaded');
+    assert.match(await page.textContent('#puzzle-title'), /^New medium puzzle/);
+    await page.click('#undo');
+    await statusMatching(page, 'Undone: back to Example puzzle.');
+    assert.equal(await shownBoard(page), before);
+    assert.equal(await page.textContent('#puzzle-title'), 'Example puzzle');
+    await page.click('#undo');
+    assert.equal(await shownBoard(page), PUZZLE);
+    await closeAll();
+  });
+
+  test('a German browser asks in German (navigator.languages) and gets German hints', TEST_TIMEOUT, async () => {
+    const { page } = await open({ locale: 'de-DE' });
+    const request = page.waitForRequest((r) => new URL(r.url()).pathname === '/hint');
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/hint');
+    await page.click('#hint');
+    assert.match((await request).headers()['accept-language'], /^de-DE\b/);
+    const response = await answered;
+    assert.equal(response.headers()['content-language'], 'de');
+    const hint = await response.json();
+    assert.equal(hint.technique_name, 'Versteckter Einer im Block');
+    const texts = await revealHint(page);
+    assert.match(texts[1], /Versteckter Einer im Block/);
+    assert.equal(texts.at(-1), hint.explanation);
+    assert.equal(await page.getAttribute('#hint-stages', 'lang'), 'de', 'marked up for screen readers');
+    await closeAll();
+  });
+
+  test('phone: each hint stage, its buttons scrolled into view', TEST_TIMEOUT, async () => {
+    const { page } = await open({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/hint');
+    await page.locator('#hint').tap();
+    const hint = await (await answered).json();
+    await walkHintStages(page, hint, 'phone', async () => {
+      for (const id of ['#hint-more', '#hint-apply']) {
+        if (!(await page.isVisible(id))) continue;
+        const box = await page.locator(id).boundingBox();
+        assert.ok(box.y >= 0 && box.y + box.height <= 844, `${id} off screen: ${JSON.stringify(box)}`);
+      }
+    });
     await closeAll();
   });
 
@@ -263,8 +455,9 @@ describe('the playground', () => {
     assert.deepEqual(sent.candidates[2], [1, 2]);
     assert.equal(sent.candidates.filter((entry) => entry !== null).length, 1, 'unmarked cells are null');
     await page.locator('#hint-panel').waitFor({ state: 'visible' });
+    const texts = await revealHint(page);
     assert.equal(await page.textContent('#hint-title'), 'Hint: Pencil marks');
-    assert.match(await page.textContent('#hint-explanation'), /r1c3/);
+    assert.match(texts.at(-1), /r1c3/);
     assert.deepEqual(await cellsWithClass(page, 'hint-cell'), ['0,2']);
 
     // With the 4 pencilled in too, the marks are right and the hint is a step again.
@@ -273,6 +466,7 @@ describe('the playground', () => {
     await page.keyboard.press('Shift+Digit4');
     await page.click('#hint');
     await page.locator('#hint-panel').waitFor({ state: 'visible' });
+    await revealHint(page);
     assert.match(await page.textContent('#hint-title'), /\(rating \d+(\.\d)?\)$/);
     await closeAll();
   });
@@ -446,21 +640,54 @@ describe('the playground', () => {
     });
   }
 
-  test('offline once loaded: the page opens from its service worker and says the server is gone', TEST_TIMEOUT, async () => {
+  test('offline once loaded: the page opens from its service worker, checks on the device, and says what needs the server', TEST_TIMEOUT, async () => {
     const server = await startServer();
     try {
       const { page, allow } = await open({}, server.url);
-      await page.locator('#offline-note', { hasText: 'works offline' }).waitFor();
+      await page.locator('#offline-note', { hasText: 'opens without a network' }).waitFor();
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      // A puzzle from the server comes with its solution, which the page keeps.
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/generate');
+      await page.click('#new');
+      const generated = await (await answered).json();
+      await statusMatching(page, 'New medium puzzle loaded');
       await server.stop();
 
-      allow(/ERR_CONNECTION_REFUSED.*\/solve\)$/);
+      allow(/ERR_CONNECTION_REFUSED.*\/(solve|validate|hint|generate)(\?[^)]*)?\)$/);
       await page.reload();
       await page.waitForSelector('html[data-ready="true"]');
       assert.equal(await page.locator('[role="gridcell"]').count(), 81);
-      assert.equal(await shownBoard(page), PUZZLE);
+      assert.equal(await shownBoard(page), generated.puzzle, 'the game was kept');
       const styled = await page.evaluate(() => getComputedStyle(document.querySelector('.grid')).display);
       assert.equal(styled, 'grid', 'the stylesheet came from the cache too');
+
+      // A digit that clashes with nothing but is not the solution's: only the solution tells.
+      const { index, digit } = wrongButQuiet(generated.puzzle, generated.solution);
+      const [row, col] = [Math.floor(index / 9), index % 9];
+      await cell(page, row, col).click();
+      await page.keyboard.press(String(digit));
+      await page.click('#check');
+      await statusMatching(page, 'Not right: One digit does not fit the solution; marked. Checked on this device (the server cannot be reached).');
+      assert.deepEqual(await cellsWithClass(page, 'conflict'), [`${row},${col}`]);
+      await cell(page, row, col).click();
+      await page.keyboard.press('Backspace');
+      await page.click('#check');
+      const empty = [...generated.puzzle].filter((c) => c === '.').length;
+      await statusMatching(page, `No mistakes so far: ${empty} cells to go. Checked on this device`);
+
+      await page.click('#hint');
+      await statusMatching(page, "Hints come from the server, which cannot be reached (offline?). Check still works here, against this puzzle's solution.");
+      await page.click('#new');
+      await statusMatching(page, 'New puzzles come from the server, which cannot be reached (offline?).');
+      assert.equal(await shownBoard(page), generated.puzzle);
+      await page.click('#solve');
+      await statusMatching(page, "Solved from this puzzle's solution (the server cannot be reached).");
+      assert.equal(await shownBoard(page), generated.solution);
+
+      // A puzzle typed or pasted in has no solution here: Solve and Check say so.
+      await pasteIntoBox(page, PUZZLE);
+      await page.click('#check');
+      await statusMatching(page, 'no clashes, 51 cells to go. Whether every digit fits the solution needs the server');
       await page.click('#solve');
       await statusMatching(page, 'Could not solve: could not reach the server (offline?).');
       await closeAll();
@@ -493,3 +720,111 @@ describe('the playground', () => {
     await closeAll();
   });
 });
+
+/** The focused element: "row,col" for a cell, else its id, its text, or its tag. */
+function focusedName(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (el?.getAttribute('role') === 'gridcell') return `${el.dataset.row},${el.dataset.col}`;
+    return el?.id || el?.textContent?.trim() || el?.tagName;
+  });
+}
+
+/** Presses More until the hint's last stage; returns the text of every stage shown. */
+async function revealHint(page) {
+  await page.locator('#hint-stages li').first().waitFor();
+  for (let presses = 0; presses < 8 && (await page.isVisible('#hint-more')); presses++) {
+    const shown = await page.locator('#hint-stages li').count();
+    await page.click('#hint-more');
+    await page.locator('#hint-stages li').nth(shown).waitFor();
+  }
+  assert.equal(await page.isVisible('#hint-more'), false, 'More is gone at the last stage');
+  return page.locator('#hint-stages li').allTextContents();
+}
+
+/**
+ * Walks a step hint's four stages one press of More at a time, checking what each shows,
+ * and screenshots each as `${size}-hint-${kind}`. Returns the placement.
+ */
+async function walkHintStages(page, hint, size, eachStage = async () => {}) {
+  assert.deepEqual(hint.stages.map((stage) => stage.kind), ['nudge', 'technique', 'cells', 'answer']);
+  const unitsLeftOut = hint.stages[0].text.replace(/\b(row|column|box) \d\b/g, '');
+  assert.doesNotMatch(unitsLeftOut, /\d/, `the nudge names units only: ${hint.stages[0].text}`);
+  const [placed] = hint.placements;
+  const items = page.locator('#hint-stages li');
+  for (const [n, stage] of hint.stages.entries()) {
+    const last = n === hint.stages.length - 1;
+    if (n > 0) await page.locator('#hint-more').click();
+    await items.nth(n).waitFor();
+    assert.equal(await items.count(), n + 1, 'one stage a press');
+    assert.equal(await items.nth(n).textContent(), stage.text);
+    assert.equal(
+      await page.textContent('#hint-title'),
+      n === 0 ? 'Hint' : `Hint: ${hint.technique_name} (rating ${hint.rating})`,
+      'the technique is named at its stage, not before',
+    );
+    await statusMatching(page, `Hint, part ${n + 1} of ${hint.stages.length}`);
+    const cells = stage.highlights.cells.map(({ row, col }) => `${row},${col}`);
+    if (last) cells.push(`${placed.row},${placed.col}`);
+    assert.deepEqual(await cellsWithClass(page, 'hint-cell'), [...new Set(cells)].sort(), `cells at ${stage.kind}`);
+    const unitCells = await cellsWithClass(page, 'hint-unit');
+    assert.ok(unitCells.length >= 8 - cells.length, `the unit is marked at ${stage.kind}`);
+    assert.equal(
+      await cell(page, placed.row, placed.col).locator('.value').textContent(),
+      last ? String(placed.digit) : '',
+      'the digit shows at the answer only',
+    );
+    assert.equal(await page.isVisible('#hint-more'), !last);
+    assert.equal(await page.isVisible('#hint-apply'), last);
+    await eachStage(stage);
+    await screenshot(page, `${size}-hint-${stage.kind}`);
+  }
+  return placed;
+}
+
+/** Every candidate of every empty cell of a board line, as digit lists (null when filled). */
+function fullMarks(line) {
+  const digits = [...line].map((c) => (c === '.' ? 0 : Number(c)));
+  return digits.map((digit, i) => {
+    if (digit) return null;
+    const taken = new Set(digits.filter((d, j) => d && arePeers(i, j)));
+    return [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => !taken.has(d));
+  });
+}
+
+/**
+ * Puts a game under way in the page's own save (as if played and closed), and reloads: the
+ * givens of `givens`, the player's digits of `played`, and pencil marks `marks`.
+ */
+async function restoreGame(page, givens, played, marks) {
+  const save = {
+    values: [...played].map((c) => (c === '.' ? 0 : Number(c))),
+    marks: marks.map((digits) => (digits ?? []).reduce((bits, d) => bits | (1 << d), 0)),
+    origin: [...played].map((c, i) => (givens[i] !== '.' ? 'given' : c !== '.' ? 'user' : '')),
+    title: 'A game under way',
+    solution: null,
+  };
+  await page.evaluate((state) => localStorage.setItem('sudoku-playground/v1', JSON.stringify(state)), save);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+  assert.equal(await page.textContent('#puzzle-title'), 'A game under way');
+}
+
+/** An empty cell and a digit that clashes with no given there yet is not the solution's. */
+function wrongButQuiet(puzzle, solution) {
+  for (let index = 0; index < 81; index++) {
+    if (puzzle[index] !== '.') continue;
+    for (let digit = 1; digit <= 9; digit++) {
+      if (String(digit) === solution[index]) continue;
+      const clashes = [...puzzle].some((c, j) => c === String(digit) && arePeers(index, j));
+      if (!clashes) return { index, digit };
+    }
+  }
+  throw new Error(`no quiet wrong digit in ${puzzle}`);
+}
+
+/** Whether two cell indexes share a row, a column or a box. */
+function arePeers(a, b) {
+  const box = (i) => Math.floor(i / 27) * 3 + Math.floor((i % 9) / 3);
+  return a !== b && (Math.floor(a / 9) === Math.floor(b / 9) || a % 9 === b % 9 || box(a) === box(b));
+}

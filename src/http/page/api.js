@@ -59,9 +59,14 @@ async function call(method, path, body, headers = {}) {
     }
   }
   if (response.ok) {
-    if (payload === null) {
+    if (payload === null || typeof payload !== 'object') {
       throw new ApiError(response.status, 'bad_answer', 'the server answered, but not in JSON');
     }
+    // The language the words came in, so that a page can mark them up (`lang`) for readers.
+    Object.defineProperty(payload, 'language', {
+      value: response.headers.get('Content-Language') ?? '',
+      enumerable: false,
+    });
     return payload;
   }
   // A problem body says what went wrong; a bare error (from a proxy, say) gets its status.
@@ -91,25 +96,33 @@ export function validate(board) {
  * `kind` is step, mistake, pencil_marks, solved or stuck). `givens` (the puzzle as loaded)
  * lets the server tell a wrong digit of the player's; `candidates` (81 lists of pencilled
  * digits, `null` for a cell not pencilled) lets it start from the player's marks. Both are
- * left out when not given. The explanation comes in the page's language when the server has
- * it, else in English.
+ * left out when not given. The words come in the first of the browser's languages the
+ * server has, else in English; the answer's non-enumerable `language` says which.
  */
 export function hint(board, { givens, candidates } = {}) {
   const body = { board };
   if (givens !== undefined) body.givens = givens;
   if (candidates !== undefined) body.candidates = candidates;
-  return call('POST', '/hint', body, { 'Accept-Language': pageLanguage() });
+  return call('POST', '/hint', body, { 'Accept-Language': acceptLanguage() });
 }
 
 /** POST /explain: `{rating, difficulty, solved, steps}`, each step shaped as a hint. */
 export function explain(board, maxSteps) {
   const body = { board };
   if (maxSteps !== undefined) body.max_steps = maxSteps;
-  return call('POST', '/explain', body, { 'Accept-Language': pageLanguage() });
+  return call('POST', '/explain', body, { 'Accept-Language': acceptLanguage() });
 }
 
-function pageLanguage() {
-  return globalThis.document?.documentElement?.lang || 'en';
+/**
+ * The browser's languages, most preferred first, as an Accept-Language header (RFC 9110):
+ * "de-DE, de;q=0.9, en;q=0.8". English comes last so that the server never has to guess.
+ */
+export function acceptLanguage(languages = globalThis.navigator?.languages ?? []) {
+  const tags = [...new Set([...languages.filter((tag) => /^[A-Za-z0-9-]{1,35}$/.test(tag)), 'en'])];
+  return tags
+    .slice(0, 9)
+    .map((tag, rank) => (rank === 0 ? tag : `${tag};q=${(1 - rank / 10).toFixed(1)}`))
+    .join(', ');
 }
 
 /** GET /generate: a new puzzle, `{puzzle, solution, difficulty, rating}`. */

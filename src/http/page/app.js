@@ -1,6 +1,6 @@
-// The playground: the grid, its input (keyboard, pointer, digit pad, paste), undo, and the
-// four calls to the API. State lives in plain arrays; render() redraws all 81 cells from
-// it after every change, which is cheap and leaves no half-updated view.
+// The playground: the grid, its input (keyboard, pointer, digit pad, paste), undo, staged
+// hints, and the four calls to the API. State lives in plain arrays; render() redraws all
+// 81 cells from it after every change, which is cheap and leaves no half-updated view.
 
 import * as api from './api.js';
 import {
@@ -11,6 +11,7 @@ import {
   cellName,
   colOf,
   emptyBoard,
+  findConflicts,
   indexOf,
   parseBoard,
   rowOf,
@@ -31,10 +32,16 @@ const board = {
   /** '' empty, 'given' part of the puzzle, 'user' typed, 'solver' filled by /solve */
   origin: new Array(CELLS).fill(''),
 };
+/** The puzzle's name and, when the server sent it, its solution (81 digits): see `puzzle()`. */
 let title = '';
+let solution = null;
 let selected = 0;
 let pencilMode = false;
-/** Undo steps, each a list of {index, before, after} cell snapshots. */
+/**
+ * Undo steps: `cells`, a list of {index, before, after} cell snapshots, and the puzzle
+ * (title and solution) `before` and `after` the step, so that undoing a new puzzle brings
+ * back the old one's name too.
+ */
 const history = [];
 /** What the last check or hint pointed at; cleared by the next change. */
 let feedback = emptyFeedback();
@@ -46,8 +53,15 @@ function emptyFeedback() {
     hintUnitCells: new Set(),
     placements: new Map(),
     eliminations: new Map(),
+    /** The /hint answer shown, and how many of its stages the player has seen. */
     hint: null,
+    stagesShown: 0,
   };
+}
+
+/** What the board is a game of, beside its cells. */
+function puzzle() {
+  return { title, solution };
 }
 
 function snapshot(index) {
@@ -60,19 +74,26 @@ function restore(index, cell) {
   board.origin[index] = cell.origin;
 }
 
-/** Applies `edits` (index -> new cell) as one undo step. */
-function commit(edits) {
-  const step = [];
+/**
+ * Applies `edits` (index -> new cell), and `next` (a new title and solution) when given,
+ * as one undo step. Returns whether anything changed.
+ */
+function commit(edits, next = puzzle()) {
+  const cells = [];
   for (const [index, after] of edits) {
     const before = snapshot(index);
     if (before.value === after.value && before.marks === after.marks && before.origin === after.origin) {
       continue;
     }
-    step.push({ index, before, after });
+    cells.push({ index, before, after });
     restore(index, after);
   }
-  if (step.length === 0) return false;
-  history.push(step);
+  const before = puzzle();
+  if (cells.length === 0 && next.title === before.title && next.solution === before.solution) {
+    return false;
+  }
+  ({ title, solution } = next);
+  history.push({ cells, before, after: next });
   if (history.length > HISTORY_LIMIT) history.shift();
   feedback = emptyFeedback();
   hideHint();
@@ -87,12 +108,15 @@ function undo() {
     say('Nothing to undo.');
     return;
   }
-  for (const { index, before } of step.slice().reverse()) restore(index, before);
+  for (const { index, before } of step.cells.slice().reverse()) restore(index, before);
+  ({ title, solution } = step.before);
   feedback = emptyFeedback();
   hideHint();
   save();
   render();
-  say(step.length === 1 ? `Undone: ${cellName(step[0].index)}.` : `Undone: ${step.length} cells.`);
+  if (step.after.title !== step.before.title) say(`Undone: back to ${title || 'your puzzle'}.`);
+  else if (step.cells.length === 1) say(`Undone: ${cellName(step.cells[0].index)}.`);
+  else say(`Undone: ${step.cells.length} cells.`);
 }
 
 // --- Moves -----------------------------------------------------------------------------
@@ -109,7 +133,23 @@ function place(index, digit) {
       edits.set(peer, { ...snapshot(peer), marks: board.marks[peer] & ~(1 << digit) });
     }
   }
-  commit(edits);
+  const foundHint = hintLeadsTo(index, digit) && !hintAnswerShown();
+  if (!commit(edits)) return;
+  if (board.values.every((value) => value !== 0)) {
+    announceFullBoard();
+  } else if (foundHint) {
+    say(`You found it: ${digit} in ${cellName(index)}, where the hint was leading.`, 'success');
+  }
+}
+
+/** Says whether a full board is solved: a full grid without clashes solves its puzzle. */
+function announceFullBoard() {
+  const conflicts = findConflicts(board.values);
+  if (conflicts.length === 0) {
+    say('Solved! Every row, column and box holds 1 to 9.', 'success');
+  } else {
+    say(`Every cell is filled, but not right yet: ${describeConflicts(conflicts)}`, 'error');
+  }
 }
 
 function erase(index) {
@@ -133,20 +173,20 @@ function enter(index, digit) {
   else place(index, digit);
 }
 
-/** Replaces the whole board by a puzzle; undoable like any move. */
-function loadPuzzle(cells, newTitle) {
+/**
+ * Replaces the whole board by a puzzle, with its solution when known; undoable like any
+ * move.
+ */
+function loadPuzzle(cells, newTitle, newSolution = null) {
   const edits = new Map();
   cells.forEach((digit, index) => {
     edits.set(index, { value: digit, marks: 0, origin: digit ? 'given' : '' });
   });
-  const changed = commit(edits);
-  title = newTitle;
-  if (!changed) {
+  if (!commit(edits, { title: newTitle, solution: newSolution })) {
     feedback = emptyFeedback();
     hideHint();
+    render();
   }
-  save();
-  render();
 }
 
 function setPencilMode(on) {
@@ -158,15 +198,22 @@ function setPencilMode(on) {
 
 const actionButtons = () => document.querySelectorAll('[data-calls-api]');
 
-/** Runs one API call with the buttons that call the API disabled, and reports failures. */
-async function withServer(busyText, failurePrefix, work) {
+/**
+ * Runs one API call with the buttons that call the API disabled, and reports failures.
+ * When the server cannot be reached, `unreachable` (if given) does what the page can
+ * without it. Focus comes back to where it was: a disabled button loses it to the body.
+ */
+async function withServer(busyText, failurePrefix, work, unreachable) {
+  const focused = document.activeElement;
   for (const button of actionButtons()) button.disabled = true;
   document.body.setAttribute('aria-busy', 'true');
   say(busyText);
   try {
     await work();
   } catch (error) {
-    if (error instanceof api.ApiError) {
+    if (unreachable && error instanceof api.ApiError && error.status === 0) {
+      unreachable(error);
+    } else if (error instanceof api.ApiError) {
       reportApiError(failurePrefix, error);
     } else {
       say(`${failurePrefix}: ${error.message}`, 'error');
@@ -175,7 +222,21 @@ async function withServer(busyText, failurePrefix, work) {
   } finally {
     for (const button of actionButtons()) button.disabled = false;
     document.body.removeAttribute('aria-busy');
+    keepFocus(focused);
   }
+}
+
+/**
+ * Puts focus back on `previous` when it fell to the body or sits on a control just hidden or
+ * disabled (the browser moves it to the body a moment later), or on the grid if `previous`
+ * cannot take it either.
+ */
+function keepFocus(previous) {
+  const usable = (element) =>
+    element instanceof HTMLElement && element !== document.body && element.isConnected &&
+    !element.disabled && element.offsetParent !== null;
+  if (usable(document.activeElement)) return;
+  (usable(previous) ? previous : cellElements[selected]).focus();
 }
 
 function reportApiError(prefix, error) {
@@ -202,6 +263,12 @@ function describeConflicts(conflicts) {
 
 async function newPuzzle() {
   const difficulty = byId('difficulty').value;
+  const offline = () =>
+    say(
+      'New puzzles come from the server, which cannot be reached (offline?). ' +
+        'Restart this one, or paste or type a puzzle in.',
+      'error',
+    );
   await withServer(`Asking for a new ${difficulty} puzzle…`, 'No new puzzle', async () => {
     let answer;
     try {
@@ -219,19 +286,34 @@ async function newPuzzle() {
     }
     const cells = parseBoard(answer.puzzle);
     const rating = typeof answer.rating === 'number' ? `, rating ${answer.rating}` : '';
-    loadPuzzle(cells, `New ${answer.difficulty ?? difficulty} puzzle${rating}`);
+    loadPuzzle(cells, `New ${answer.difficulty ?? difficulty} puzzle${rating}`, readSolution(answer.solution));
     say(`New ${answer.difficulty ?? difficulty} puzzle loaded: ${countGivens()} givens.`, 'success');
-  });
+  }, offline);
+}
+
+/** A solution the server sent, if it is one: 81 digits 1-9; null otherwise. */
+function readSolution(text) {
+  try {
+    const cells = parseBoard(String(text ?? ''));
+    return cells.every((digit) => digit !== 0) ? cells : null;
+  } catch (error) {
+    if (error instanceof BoardFormatError) return null;
+    throw error;
+  }
+}
+
+/** Marks cells as wrong, as a check does. */
+function markConflicts(cells) {
+  const kept = feedback.hint ? feedback : emptyFeedback();
+  kept.conflicts = new Set(cells);
+  feedback = kept;
+  render();
 }
 
 async function check() {
   await withServer('Checking…', 'Could not check', async () => {
     const report = await api.validate(toLine(board.values));
-    feedback = emptyFeedback();
-    for (const conflict of report.conflicts) {
-      for (const { row, col } of conflict.cells) feedback.conflicts.add(indexOf(row, col));
-    }
-    render();
+    markConflicts(report.conflicts.flatMap((c) => c.cells.map(({ row, col }) => indexOf(row, col))));
     const empty = board.values.filter((digit) => digit === 0).length;
     if (report.solved) {
       say('Solved! Every row, column and box holds 1 to 9.', 'success');
@@ -244,7 +326,42 @@ async function check() {
     } else {
       say(`No mistakes so far: ${empty} cells to go.`, 'success');
     }
-  });
+  }, checkOnThisDevice);
+}
+
+/**
+ * Check without the server: clashes are found here, and wrong digits too when the page has
+ * the puzzle's solution (a puzzle from New puzzle or Solve); it says which it could do.
+ */
+function checkOnThisDevice() {
+  const offline = 'Checked on this device (the server cannot be reached)';
+  const conflicts = findConflicts(board.values);
+  const empty = board.values.filter((digit) => digit === 0).length;
+  if (conflicts.length > 0) {
+    markConflicts(conflicts.flatMap((c) => c.cells.map(({ row, col }) => indexOf(row, col))));
+    say(`Not right: ${describeConflicts(conflicts)} ${offline}.`, 'error');
+    return;
+  }
+  if (!solution) {
+    markConflicts([]);
+    say(
+      `${offline}: no clashes, ${empty} cells to go. Whether every digit fits the solution ` +
+        'needs the server, as this puzzle came without one.',
+    );
+    return;
+  }
+  const wrong = board.values.flatMap((digit, index) =>
+    digit !== 0 && digit !== solution[index] ? [index] : [],
+  );
+  markConflicts(wrong);
+  if (wrong.length > 0) {
+    const count = wrong.length === 1 ? 'One digit does' : `${wrong.length} digits do`;
+    say(`Not right: ${count} not fit the solution; marked. ${offline}.`, 'error');
+  } else if (empty === 0) {
+    say(`Solved! Every row, column and box holds 1 to 9. ${offline}.`, 'success');
+  } else {
+    say(`No mistakes so far: ${empty} cells to go. ${offline}.`, 'success');
+  }
 }
 
 /** The puzzle as loaded (its givens), or undefined for a board typed in by hand. */
@@ -269,14 +386,19 @@ function pencilledCandidates() {
 }
 
 async function askHint() {
+  const offline = () =>
+    say(
+      'Hints come from the server, which cannot be reached (offline?). Check still works ' +
+        (solution ? "here, against this puzzle's solution." : 'here, for clashes.'),
+      'error',
+    );
   await withServer('Asking for a hint…', 'No hint', async () => {
     const answer = await api.hint(toLine(board.values), {
       givens: givensLine(),
       candidates: pencilledCandidates(),
     });
     showHint(answer);
-    say('');
-  });
+  }, offline);
 }
 
 async function solve() {
@@ -284,76 +406,179 @@ async function solve() {
   // a board typed in by hand has no givens and is solved as it stands.
   const givens = board.values.map((digit, index) => (board.origin[index] === 'given' ? digit : 0));
   const source = givens.some((digit) => digit !== 0) ? givens : board.values;
-  await withServer('Solving…', 'Could not solve', async () => {
-    const answer = await api.solve(toLine(source));
-    const solution = parseBoard(answer.solution);
+  const fill = (solved, unique, by) => {
     let corrected = 0;
     const edits = new Map();
-    solution.forEach((digit, index) => {
+    solved.forEach((digit, index) => {
       if (board.origin[index] === 'given') return;
       const kept = board.values[index] === digit && board.origin[index] === 'user';
       if (board.values[index] !== 0 && !kept) corrected += 1;
       edits.set(index, { value: digit, marks: 0, origin: kept ? 'user' : 'solver' });
     });
-    commit(edits);
-    const parts = ['Solved by the server.'];
-    if (!answer.unique) parts.push('The puzzle has more than one solution; this is one of them.');
+    commit(edits, { title, solution: unique ? solved : solution });
+    const parts = [by];
+    if (!unique) parts.push('The puzzle has more than one solution; this is one of them.');
     if (corrected > 0) parts.push(`${corrected} of your digits differed and were replaced.`);
     say(parts.join(' '), 'success');
-  });
+  };
+  const offline = (error) => {
+    if (solution) fill(solution, true, "Solved from this puzzle's solution (the server cannot be reached).");
+    else reportApiError('Could not solve', error);
+  };
+  await withServer('Solving…', 'Could not solve', async () => {
+    const answer = await api.solve(toLine(source));
+    fill(parseBoard(answer.solution), answer.unique, 'Solved by the server.');
+  }, offline);
 }
 
 // --- Hints -----------------------------------------------------------------------------
+//
+// A hint comes in stages (where to look, the technique, the cells that matter, the answer),
+// shown one press of More at a time, so that a player can stop as soon as they see it.
+
+/** The stages of a /hint answer; an answer without them is one stage, its explanation. */
+function stagesOf(answer) {
+  if (Array.isArray(answer.stages) && answer.stages.length > 0) return answer.stages;
+  return [{ kind: 'answer', text: answer.explanation ?? '', highlights: answer.highlights ?? {} }];
+}
 
 function showHint(answer) {
+  const conflicts = feedback.conflicts;
   feedback = emptyFeedback();
+  feedback.conflicts = conflicts; // a hint says nothing about Check's marks: they stay
   feedback.hint = answer;
-  for (const { row, col } of answer.highlights?.cells ?? []) {
-    feedback.hintCells.add(indexOf(row, col));
-  }
-  for (const { unit, index } of answer.highlights?.units ?? []) {
+  const list = byId('hint-stages');
+  list.replaceChildren();
+  list.lang = answer.language || '';
+  byId('hint-panel').hidden = false;
+  // The list is a live region: it must be in the page before its first item arrives for
+  // screen readers to announce that item.
+  requestAnimationFrame(() => showNextStage());
+}
+
+function hintAnswerShown() {
+  return feedback.hint !== null && feedback.stagesShown >= stagesOf(feedback.hint).length;
+}
+
+/** Whether the hint shown places `digit` in the cell `index`. */
+function hintLeadsTo(index, digit) {
+  return (feedback.hint?.placements ?? []).some(
+    (p) => indexOf(p.row, p.col) === index && p.digit === digit,
+  );
+}
+
+/** Reveals one more stage of the hint shown: its words, and the cells and units it marks. */
+function showNextStage() {
+  const answer = feedback.hint;
+  if (!answer) return;
+  const stages = stagesOf(answer);
+  const shown = Math.min(feedback.stagesShown + 1, stages.length);
+  feedback.stagesShown = shown;
+  const stage = stages[shown - 1];
+  const last = shown === stages.length;
+
+  feedback.hintCells = new Set();
+  feedback.hintUnitCells = new Set();
+  feedback.placements = new Map();
+  feedback.eliminations = new Map();
+  for (const { row, col } of stage.highlights?.cells ?? []) feedback.hintCells.add(indexOf(row, col));
+  for (const { unit, index } of stage.highlights?.units ?? []) {
     for (const cell of unitCells(unit, index)) feedback.hintUnitCells.add(cell);
   }
-  for (const { row, col, digit } of answer.placements ?? []) {
-    feedback.placements.set(indexOf(row, col), digit);
-    feedback.hintCells.add(indexOf(row, col));
-  }
-  for (const { row, col, digit } of answer.eliminations ?? []) {
-    const index = indexOf(row, col);
-    feedback.eliminations.set(index, (feedback.eliminations.get(index) ?? 0) | (1 << digit));
+  if (last) {
+    for (const { row, col, digit } of answer.placements ?? []) {
+      feedback.placements.set(indexOf(row, col), digit);
+      feedback.hintCells.add(indexOf(row, col));
+    }
+    for (const { row, col, digit } of answer.eliminations ?? []) {
+      const index = indexOf(row, col);
+      feedback.eliminations.set(index, (feedback.eliminations.get(index) ?? 0) | (1 << digit));
+    }
   }
 
-  byId('hint-title').textContent = `Hint: ${hintTitle(answer)}` +
-    (typeof answer.rating === 'number' ? ` (rating ${answer.rating})` : '');
-  byId('hint-explanation').textContent = answer.explanation ?? '';
-  const steps = [
+  // The technique's name waits for its stage: before it, the title would give it away.
+  const namedAt = stages.findIndex((s) => s.kind === 'technique');
+  const named = namedAt < 0 || shown > namedAt;
+  byId('hint-title').textContent = named
+    ? `Hint: ${hintTitle(answer)}` + (typeof answer.rating === 'number' ? ` (rating ${answer.rating})` : '')
+    : 'Hint';
+  const item = document.createElement('li');
+  item.dataset.kind = stage.kind;
+  item.textContent = stage.text;
+  byId('hint-stages').append(item);
+
+  const steps = last ? applicableSteps(answer) : [];
+  byId('hint-steps').textContent = steps.length ? `Apply will ${steps.join('; ')}.` : '';
+  byId('hint-apply').hidden = steps.length === 0;
+  byId('hint-more').hidden = last;
+  say(last ? `Hint, part ${shown} of ${stages.length}.` :
+    `Hint, part ${shown} of ${stages.length}: More shows the next part.`);
+
+  if (last && answer.kind === 'mistake' && feedback.hintCells.size > 0) {
+    // The cell at fault becomes the selected one, ready to be erased.
+    select([...feedback.hintCells][0], { focus: false });
+  } else {
+    render();
+  }
+  keepFocus(byId(last ? (steps.length ? 'hint-apply' : 'hint-dismiss') : 'hint-more'));
+  // On a phone the panel is below the board: bring its buttons into view.
+  byId('hint-buttons').scrollIntoView({ block: 'nearest' });
+}
+
+/** What Apply would do with this board, in words: placements, and pencil marks it removes. */
+function applicableSteps(answer) {
+  return [
     ...(answer.placements ?? []).map((p) => `place ${p.digit} in ${cellName(indexOf(p.row, p.col))}`),
     ...(answer.eliminations ?? []).map(
       (e) => `remove ${e.digit} from ${cellName(indexOf(e.row, e.col))}`,
     ),
   ];
-  byId('hint-steps').textContent = steps.length ? `Apply will ${steps.join('; ')}.` : '';
-  byId('hint-apply').hidden = steps.length === 0;
-  byId('hint-panel').hidden = false;
-  render();
 }
 
 function applyHint() {
   const answer = feedback.hint;
   if (!answer) return;
   const edits = new Map();
+  let removed = 0;
   for (const { row, col, digit } of answer.eliminations ?? []) {
     const index = indexOf(row, col);
     const cell = edits.get(index) ?? snapshot(index);
+    if (cell.marks & (1 << digit)) removed += 1;
     edits.set(index, { ...cell, marks: cell.marks & ~(1 << digit) });
   }
+  let placed = 0;
+  let placedAt;
   for (const { row, col, digit } of answer.placements ?? []) {
     const index = indexOf(row, col);
-    if (board.origin[index] !== 'given') edits.set(index, { value: digit, marks: 0, origin: 'user' });
+    if (board.origin[index] === 'given') continue;
+    edits.set(index, { value: digit, marks: 0, origin: 'user' });
+    placed += 1;
+    placedAt ??= index;
   }
-  const placed = (answer.placements ?? []).length;
-  commit(edits);
-  say(placed ? `Hint applied: ${placed} digit${placed > 1 ? 's' : ''} placed.` : 'Hint applied.', 'success');
+  if (!commit(edits)) {
+    clearHint();
+    say('Nothing to apply: the board already shows what the hint would change.');
+    cellElements[selected].focus();
+    return;
+  }
+  select(placedAt ?? selected);
+  if (board.values.every((value) => value !== 0)) {
+    announceFullBoard();
+    return;
+  }
+  const parts = [];
+  if (placed) parts.push(`${placed} digit${placed > 1 ? 's' : ''} placed`);
+  if (removed) parts.push(`${removed} pencil mark${removed > 1 ? 's' : ''} removed`);
+  say(`Hint applied: ${parts.join(', ')}.`, 'success');
+}
+
+/** Takes the hint away, leaving Check's marks. */
+function clearHint() {
+  const conflicts = feedback.conflicts;
+  feedback = emptyFeedback();
+  feedback.conflicts = conflicts;
+  hideHint();
+  render();
 }
 
 function hideHint() {
@@ -570,23 +795,30 @@ function wire() {
   document.addEventListener('keydown', onPageKey);
   document.addEventListener('paste', onPaste);
 
+  // A tap or click on the pad leaves the keyboard on the grid, so that typing goes on
+  // where it was; Enter or Space on a pad key (detail 0) leaves focus on the key.
+  const onPad = (button, action) =>
+    button.addEventListener('click', (event) => {
+      action();
+      if (event.detail > 0) cellElements[selected].focus();
+    });
   for (const button of document.querySelectorAll('.pad-digit')) {
-    button.addEventListener('click', () => enter(selected, Number(button.dataset.digit)));
+    onPad(button, () => enter(selected, Number(button.dataset.digit)));
   }
-  byId('erase').addEventListener('click', () => erase(selected));
-  byId('pencil').addEventListener('click', () => setPencilMode(!pencilMode));
-  byId('undo').addEventListener('click', undo);
+  onPad(byId('erase'), () => erase(selected));
+  onPad(byId('pencil'), () => setPencilMode(!pencilMode));
+  onPad(byId('undo'), undo);
 
   for (const id of ['check', 'hint', 'solve', 'new']) byId(id).dataset.callsApi = '';
   byId('check').addEventListener('click', check);
   byId('hint').addEventListener('click', askHint);
   byId('solve').addEventListener('click', solve);
   byId('new').addEventListener('click', newPuzzle);
+  byId('hint-more').addEventListener('click', showNextStage);
   byId('hint-apply').addEventListener('click', applyHint);
   byId('hint-dismiss').addEventListener('click', () => {
-    feedback = emptyFeedback();
-    hideHint();
-    render();
+    clearHint();
+    cellElements[selected].focus();
   });
 
   byId('example').addEventListener('click', () => {
@@ -600,7 +832,7 @@ function wire() {
   });
   byId('restart').addEventListener('click', () => {
     const givens = board.values.map((digit, i) => (board.origin[i] === 'given' ? digit : 0));
-    loadPuzzle(givens, title);
+    loadPuzzle(givens, title, solution);
     say('Back to the start of this puzzle.');
   });
   byId('paste-form').addEventListener('submit', (event) => {
@@ -613,7 +845,7 @@ function wire() {
 
 function save() {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...board, title }));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...board, title, solution }));
   } catch {
     // Storage can be full or switched off; the game goes on without it.
   }
@@ -628,6 +860,9 @@ function load() {
       board.marks = saved.marks.map(Number);
       board.origin = saved.origin.map(String);
       title = String(saved.title ?? '');
+      solution = fits(saved.solution) && saved.solution.every((d) => Number.isInteger(d) && d >= 1 && d <= 9)
+        ? saved.solution
+        : null;
       return true;
     }
   } catch {
@@ -657,7 +892,9 @@ async function registerServiceWorker() {
   try {
     await navigator.serviceWorker.register(workerUrl());
     await navigator.serviceWorker.ready;
-    byId('offline-note').textContent = 'This page works offline once loaded.';
+    byId('offline-note').textContent =
+      'Once loaded, this page opens without a network, and Check works on this device; ' +
+      'hints and new puzzles need the server.';
   } catch (error) {
     // Not an API error: the page works without it, only not offline.
     console.warn('service worker not registered:', error);

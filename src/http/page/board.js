@@ -143,3 +143,33 @@ export function cellName(index) {
 export function unitName(unit, index) {
   return `${unit} ${index + 1}`;
 }
+
+/**
+ * The clashes of a board, shaped as the API's `conflicts`: each digit that appears more
+ * than once in a unit, with the cells that hold it. The page checks with this when the
+ * server cannot be reached.
+ * @returns {{unit: string, index: number, digit: number, cells: {row: number, col: number}[]}[]}
+ */
+export function findConflicts(cells) {
+  const conflicts = [];
+  for (const unit of ['row', 'column', 'box']) {
+    for (let index = 0; index < SIZE; index++) {
+      const holders = new Map();
+      for (const cell of unitCells(unit, index)) {
+        const digit = cells[cell];
+        if (digit) holders.set(digit, [...(holders.get(digit) ?? []), cell]);
+      }
+      for (const [digit, found] of holders) {
+        if (found.length > 1) {
+          conflicts.push({
+            unit,
+            index,
+            digit,
+            cells: found.map((cell) => ({ row: rowOf(cell), col: colOf(cell) })),
+          });
+        }
+      }
+    }
+  }
+  return conflicts;
+}
