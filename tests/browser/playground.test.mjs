@@ -752,6 +752,9 @@ async function walkHintStages(page, hint, size, eachStage = async () => {}) {
   assert.doesNotMatch(unitsLeftOut, /\d/, `the nudge names units only: ${hint.stages[0].text}`);
   const [placed] = hint.placements;
   const items = page.locator('#hint-stages li');
+  // Screen readers announce each stage as it is added to the list.
+  assert.equal(await page.getAttribute('#hint-stages', 'aria-live'), 'polite');
+  assert.equal(await page.getAttribute('#hint-stages', 'aria-relevant'), 'additions');
   for (const [n, stage] of hint.stages.entries()) {
     const last = n === hint.stages.length - 1;
     if (n > 0) await page.locator('#hint-more').click();
