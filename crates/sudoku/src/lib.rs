@@ -37,6 +37,7 @@ pub mod messages;
 mod report;
 mod solver;
 mod validate;
+pub mod variant;
 
 #[cfg(any(test, feature = "puzzle-sets"))]
 pub mod puzzle_sets;
