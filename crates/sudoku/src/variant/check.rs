@@ -3,53 +3,7 @@
 //! every digit of the wrong parity, every thermometer that does not rise.
 
 use super::CellLabel;
-use super::rules::{GroupKind, KING, KNIGHT, Puzzle, VariantCell, moves_from, sum_range};
-
-/// The rule a conflict breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum VariantUnit {
-    /// A row, indexed from the top.
-    Row,
-    /// A column, indexed from the left.
-    Column,
-    /// A box, indexed row-major from the top-left.
-    Box,
-    /// A jigsaw region, by its number.
-    Region,
-    /// A diagonal: 0 for the first listed.
-    Diagonal,
-    /// An extra region, in the order listed.
-    ExtraRegion,
-    /// A killer cage: a repeated digit, or digits that cannot make its sum.
-    Cage,
-    /// Equal digits a knight's move apart.
-    Knight,
-    /// Equal digits a king's move apart.
-    King,
-    /// A digit of the wrong parity in an odd or even cell.
-    Parity,
-    /// A thermometer whose digits do not strictly rise from the bulb.
-    Thermometer,
-}
-
-impl VariantUnit {
-    /// The name on the wire and in sentences.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VariantUnit::Row => "row",
-            VariantUnit::Column => "column",
-            VariantUnit::Box => "box",
-            VariantUnit::Region => "region",
-            VariantUnit::Diagonal => "diagonal",
-            VariantUnit::ExtraRegion => "extra_region",
-            VariantUnit::Cage => "cage",
-            VariantUnit::Knight => "knight",
-            VariantUnit::King => "king",
-            VariantUnit::Parity => "parity",
-            VariantUnit::Thermometer => "thermometer",
-        }
-    }
-}
+use super::rules::{KING, KNIGHT, Puzzle, VariantCell, VariantUnit, moves_from, sum_range};
 
 /// One broken rule, with the cells that break it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,18 +21,6 @@ pub struct VariantConflict {
     pub message: String,
 }
 
-fn unit_of(kind: GroupKind) -> VariantUnit {
-    match kind {
-        GroupKind::Row => VariantUnit::Row,
-        GroupKind::Column => VariantUnit::Column,
-        GroupKind::Box => VariantUnit::Box,
-        GroupKind::Region => VariantUnit::Region,
-        GroupKind::Diagonal => VariantUnit::Diagonal,
-        GroupKind::ExtraRegion => VariantUnit::ExtraRegion,
-        GroupKind::Cage => VariantUnit::Cage,
-    }
-}
-
 /// Every conflict of `cells` (row-major, 0 empty) under the puzzle's rules, in the order:
 /// groups (rows, columns, boxes or regions, diagonals, extra regions, cages), cage sums,
 /// knight, king, parity, thermometers. Empty cells never conflict.
@@ -92,7 +34,7 @@ pub fn find_variant_conflicts(puzzle: &Puzzle, cells: &[u8]) -> Vec<VariantConfl
     let mut conflicts = Vec::new();
 
     for group in &puzzle.groups {
-        let unit = unit_of(group.kind);
+        let unit = group.kind;
         for digit in 1..=size as u8 {
             let holders: Vec<usize> = group
                 .cells

@@ -10,9 +10,9 @@ mod check;
 mod engine;
 mod rules;
 
-pub use check::{VariantConflict, VariantUnit, find_variant_conflicts};
+pub use check::{VariantConflict, find_variant_conflicts};
 pub use engine::{VariantVerdict, count_variant_solutions, solve_variant};
-pub use rules::{BoxShape, Cage, Diagonal, Puzzle, Rules, RulesError, VariantCell};
+pub use rules::{BoxShape, Cage, Diagonal, Puzzle, Rules, RulesError, VariantCell, VariantUnit};
 
 use std::fmt;
 

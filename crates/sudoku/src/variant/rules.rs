@@ -82,22 +82,56 @@ fn wrong(pointer: impl Into<String>, message: impl Into<String>) -> RulesError {
     }
 }
 
-/// Which rule a group of cells that must all differ comes from.
+/// The rule a conflict breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum GroupKind {
+pub enum VariantUnit {
+    /// A row, indexed from the top.
     Row,
+    /// A column, indexed from the left.
     Column,
+    /// A box, indexed row-major from the top-left.
     Box,
+    /// A jigsaw region, by its number.
     Region,
+    /// A diagonal: 0 for the first listed.
     Diagonal,
+    /// An extra region, in the order listed.
     ExtraRegion,
+    /// A killer cage: a repeated digit, or digits that cannot make its sum.
     Cage,
+    /// Equal digits a knight's move apart.
+    Knight,
+    /// Equal digits a king's move apart.
+    King,
+    /// A digit of the wrong parity in an odd or even cell.
+    Parity,
+    /// A thermometer whose digits do not strictly rise from the bulb.
+    Thermometer,
+}
+
+impl VariantUnit {
+    /// The name on the wire and in sentences.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VariantUnit::Row => "row",
+            VariantUnit::Column => "column",
+            VariantUnit::Box => "box",
+            VariantUnit::Region => "region",
+            VariantUnit::Diagonal => "diagonal",
+            VariantUnit::ExtraRegion => "extra_region",
+            VariantUnit::Cage => "cage",
+            VariantUnit::Knight => "knight",
+            VariantUnit::King => "king",
+            VariantUnit::Parity => "parity",
+            VariantUnit::Thermometer => "thermometer",
+        }
+    }
 }
 
 /// Cells that must all differ; `index` counts groups of the same kind from 0.
 #[derive(Clone, Debug)]
 pub(super) struct Group {
-    pub kind: GroupKind,
+    pub kind: VariantUnit,
     pub index: usize,
     pub cells: Vec<usize>,
 }
@@ -180,14 +214,14 @@ impl Puzzle {
         let mut groups = Vec::new();
         for row in 0..size {
             groups.push(group(
-                GroupKind::Row,
+                VariantUnit::Row,
                 row,
                 (0..size).map(|c| row * size + c),
             ));
         }
         for col in 0..size {
             groups.push(group(
-                GroupKind::Column,
+                VariantUnit::Column,
                 col,
                 (0..size).map(|r| r * size + col),
             ));
@@ -198,7 +232,7 @@ impl Puzzle {
                 Diagonal::Main => i * size + i,
                 Diagonal::Anti => i * size + (size - 1 - i),
             });
-            groups.push(group(GroupKind::Diagonal, index, cells));
+            groups.push(group(VariantUnit::Diagonal, index, cells));
         }
         for (index, region) in rules.extra_regions.iter().enumerate() {
             let at = format!("/rules/extra_regions/{index}");
@@ -215,11 +249,11 @@ impl Puzzle {
                 ));
             }
             distinct(&cells, size, &at, &format!("extra region {}", index + 1))?;
-            groups.push(group(GroupKind::ExtraRegion, index, cells));
+            groups.push(group(VariantUnit::ExtraRegion, index, cells));
         }
         let cages = cages(size, &rules.cages)?;
         for (index, cage) in cages.iter().enumerate() {
-            groups.push(group(GroupKind::Cage, index, cage.cells.iter().copied()));
+            groups.push(group(VariantUnit::Cage, index, cage.cells.iter().copied()));
         }
         let thermometers = thermometers(size, &rules.thermometers)?;
         let allowed = parity(size, rules)?;
@@ -270,7 +304,7 @@ impl Puzzle {
     }
 }
 
-fn group(kind: GroupKind, index: usize, cells: impl IntoIterator<Item = usize>) -> Group {
+fn group(kind: VariantUnit, index: usize, cells: impl IntoIterator<Item = usize>) -> Group {
     Group {
         kind,
         index,
@@ -341,7 +375,7 @@ fn regions(size: usize, rules: &Rules) -> Result<Vec<Group>, RulesError> {
         .map(|b| {
             let (top, left) = ((b / per_band) * shape.rows, (b % per_band) * shape.cols);
             let cells = (0..size).map(|i| (top + i / shape.cols) * size + left + i % shape.cols);
-            group(GroupKind::Box, b, cells)
+            group(VariantUnit::Box, b, cells)
         })
         .collect())
 }
@@ -398,7 +432,7 @@ fn jigsaw(size: usize, rows: &[Vec<usize>]) -> Result<Vec<Group>, RulesError> {
     Ok(members
         .into_iter()
         .enumerate()
-        .map(|(index, cells)| group(GroupKind::Region, index, cells))
+        .map(|(index, cells)| group(VariantUnit::Region, index, cells))
         .collect())
 }
 
@@ -575,7 +609,7 @@ mod tests {
         let boxes: Vec<&Group> = puzzle
             .groups
             .iter()
-            .filter(|g| g.kind == GroupKind::Box)
+            .filter(|g| g.kind == VariantUnit::Box)
             .collect();
         assert_eq!(boxes.len(), 6);
         assert_eq!(boxes[0].cells, [0, 1, 6, 7, 12, 13]);
