@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_service::http::wire::Board;
 use sudoku::{Grid, ParseError};
+use sudoku_service::http::wire::Board;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else {

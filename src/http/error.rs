@@ -30,6 +30,17 @@ pub enum ApiError {
     /// The board itself is malformed; each error points at a row or cell.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     InvalidBoard(Vec<BoardError>),
+    /// The `rules` are malformed (a region of the wrong size, a cage off the board, ...);
+    /// the error points at the member.
+    #[error("{0}")]
+    InvalidRules(BoardError),
+    /// The endpoint answers only classic 9x9 boards for now, and the request has rules or
+    /// another size; the answer named, as in "grading".
+    #[error(
+        "{0} is for classic 9x9 boards for now; /solve, /solve/batch and /validate take every \
+         size from 4x4 to 25x25 and the variant rules"
+    )]
+    UnsupportedRules(&'static str),
     /// A query parameter (or a body field such as `/explain`'s `max_steps`) is unknown,
     /// repeated, or has a value it cannot take.
     #[error("{0}")]
@@ -112,6 +123,7 @@ impl ApiError {
             ApiError::InvalidJson(_)
             | ApiError::InvalidRequest(_)
             | ApiError::InvalidBoard(_)
+            | ApiError::InvalidRules(_)
             | ApiError::InvalidParameter(_)
             | ApiError::InvalidHost(_) => StatusCode::BAD_REQUEST,
             ApiError::UnsupportedTransferCoding(_) => StatusCode::NOT_IMPLEMENTED,
@@ -123,6 +135,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NoSolution(_)
             | ApiError::MultipleSolutions(_)
+            | ApiError::UnsupportedRules(_)
             | ApiError::GivensChanged(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
@@ -141,6 +154,8 @@ impl ApiError {
             ApiError::InvalidJson(_) => "invalid_json",
             ApiError::InvalidRequest(_) => "invalid_request",
             ApiError::InvalidBoard(_) => "invalid_board",
+            ApiError::InvalidRules(_) => "invalid_rules",
+            ApiError::UnsupportedRules(_) => "unsupported_rules",
             ApiError::InvalidParameter(_) => "invalid_parameter",
             ApiError::InvalidHost(_) => "invalid_host",
             ApiError::UnsupportedTransferCoding(_) => "unsupported_transfer_coding",
@@ -176,7 +191,9 @@ impl ApiError {
                 ApiError::InvalidBoard(errors) | ApiError::GivensChanged(errors) => {
                     Some(errors.clone())
                 }
-                ApiError::InvalidRequest(error) => Some(vec![error.clone()]),
+                ApiError::InvalidRequest(error) | ApiError::InvalidRules(error) => {
+                    Some(vec![error.clone()])
+                }
                 _ => None,
             },
             conflicts: match self {

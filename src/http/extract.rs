@@ -287,7 +287,10 @@ mod tests {
             panic!("expected invalid_request");
         };
         assert_eq!(error.pointer, "/a~1b~0");
-        assert_eq!(error.message, r#"unknown member "a/b~", expected "board""#);
+        assert_eq!(
+            error.message,
+            r#"unknown member "a/b~", expected "board" or "rules""#
+        );
         let Err(ApiError::InvalidRequest(error)) =
             parse_json::<crate::http::wire::BatchRequest>(br#"{"boards": 5}"#)
         else {

@@ -20,10 +20,12 @@ use super::state::Limits;
 use super::wire::{
     BatchFailure, BatchRequest, Board, BoardError, BoardRequest, ExplainRequest, ExplainResponse,
     GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, HintWords,
-    MAX_BATCH_BOARDS, SolveResponse, StageBody, StatusBody, StepBody, ValidateResponse,
-    conflict_bodies, given_changed, read_max_steps,
+    MAX_BATCH_BOARDS, RulesFault, SizedBoard, SolveResponse, StageBody, StatusBody, StepBody,
+    ValidateResponse, WireBoard, conflict_bodies, given_changed, is_other_size, read_max_steps,
+    read_puzzle, variant_conflict_bodies,
 };
 use sudoku::messages::{describe, describe_path, describe_reasons, describe_stages, render};
+use sudoku::variant::{Puzzle, Rules, VariantVerdict, find_variant_conflicts, solve_variant};
 use sudoku::{
     GradeError, GradeOptions, Grid, HintError, HintOptions, Report, Verdict, find_conflicts,
 };
@@ -36,6 +38,21 @@ pub(super) async fn solve(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Response, ApiError> {
+    if request.is_variant() {
+        let rules = request
+            .rules
+            .as_ref()
+            .map(super::wire::RulesBody::to_rules)
+            .unwrap_or_default();
+        let (board, puzzle) = variant_input(&request.board, &rules, || "/board".to_owned())?;
+        let answer = pool
+            .run(move |solver| {
+                let verdict = solve_variant(&puzzle, variant_budget(solver, &puzzle))?;
+                variant_solution(&board, &puzzle, verdict)
+            })
+            .await??;
+        return Ok(Json(answer).into_response());
+    }
     let board = request.board()?;
     let grid = board.grid;
     let verdict = pool
@@ -56,6 +73,50 @@ fn solution(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
             &board.grid,
         )))),
     }
+}
+
+/// A board of any size and its rules, read and checked for the general engine; board
+/// errors are located under `pointer`.
+fn variant_input(
+    board: &WireBoard,
+    rules: &Rules,
+    pointer: impl Fn() -> String,
+) -> Result<(SizedBoard, Puzzle), ApiError> {
+    let sized = board.read_sized(&pointer)?;
+    let puzzle = read_puzzle(&sized, rules, &pointer()).map_err(|(error, fault)| match fault {
+        RulesFault::Board => ApiError::InvalidBoard(vec![error]),
+        RulesFault::Rules => ApiError::InvalidRules(error),
+    })?;
+    Ok((sized, puzzle))
+}
+
+/// The guesses the general engine may take on a board: the solver's budget, scaled down
+/// as boards grow (a node of a 25x25 costs about as much as eight of a 9x9), so that a
+/// search ends in about the time a classic one may take.
+fn variant_budget(solver: &sudoku::Solver, puzzle: &Puzzle) -> u64 {
+    let cells = (puzzle.size() * puzzle.size()) as u64;
+    (solver.guess_budget().saturating_mul(81) / cells).max(1)
+}
+
+/// The answer of `/solve` under the general engine: the solution in the board's form, or
+/// 422 with the conflicts that prove there is none.
+fn variant_solution(
+    board: &SizedBoard,
+    puzzle: &Puzzle,
+    verdict: VariantVerdict,
+) -> Result<SolveResponse, ApiError> {
+    let (solution, unique) = match verdict {
+        VariantVerdict::Unique(cells) => (cells, true),
+        VariantVerdict::Multiple(cells) => (cells, false),
+        VariantVerdict::None => {
+            let conflicts = find_variant_conflicts(puzzle, puzzle.givens());
+            return Err(ApiError::NoSolution(variant_conflict_bodies(&conflicts)));
+        }
+    };
+    Ok(SolveResponse {
+        solution: board.render(&solution),
+        unique,
+    })
 }
 
 /// A JSON body already written out, answered as [`Json`] answers one.
@@ -84,10 +145,34 @@ pub(super) async fn solve_batch(
             format!("\"boards\" must hold 1 to {MAX_BATCH_BOARDS} boards, found {count}"),
         )));
     }
+    let rules = request.rules.as_ref().map(super::wire::RulesBody::to_rules);
     let parts = pool
-        .map_parts(request.boards, |solver, first, boards| {
+        .map_parts(request.boards, move |solver, first, boards| {
             let mut json = Vec::with_capacity(boards.len() * BATCH_RESULT_BYTES);
             for (i, board) in (first..).zip(boards) {
+                if rules.is_some() || board.is_other_size() {
+                    if i > 0 {
+                        json.push(b',');
+                    }
+                    let pointer = || format!("/boards/{i}");
+                    let answer =
+                        variant_input(board, rules.as_ref().unwrap_or(&Rules::default()), pointer)
+                            .and_then(|(board, puzzle)| {
+                                let verdict =
+                                    solve_variant(&puzzle, variant_budget(solver, &puzzle))?;
+                                variant_solution(&board, &puzzle, verdict)
+                            });
+                    match answer {
+                        Ok(solved) => write_json(&mut json, &solved)?,
+                        Err(error) => write_json(
+                            &mut json,
+                            &BatchFailure {
+                                error: error.to_problem(),
+                            },
+                        )?,
+                    }
+                    continue;
+                }
                 let answer = board
                     .read(|| format!("/boards/{i}"))
                     .map_err(ApiError::from)
@@ -136,9 +221,44 @@ pub(super) async fn validate(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
+    if request.is_variant() {
+        let rules = request
+            .rules
+            .as_ref()
+            .map(super::wire::RulesBody::to_rules)
+            .unwrap_or_default();
+        let (_, puzzle) = variant_input(&request.board, &rules, || "/board".to_owned())?;
+        return Ok(Json(
+            pool.run(move |solver| variant_report(solver, &puzzle))
+                .await??,
+        ));
+    }
     let grid = request.board()?.grid;
     let report = pool.run(move |solver| Report::of(&grid, solver)).await??;
     Ok(Json(ValidateResponse::from(&report)))
+}
+
+/// What `/validate` answers of a board under the general engine.
+fn variant_report(
+    solver: &sudoku::Solver,
+    puzzle: &Puzzle,
+) -> Result<ValidateResponse, sudoku::BudgetExhausted> {
+    let conflicts = find_variant_conflicts(puzzle, puzzle.givens());
+    let valid = conflicts.is_empty();
+    let complete = puzzle.givens().iter().all(|&d| d != 0);
+    let verdict = if valid {
+        solve_variant(puzzle, variant_budget(solver, puzzle))?
+    } else {
+        VariantVerdict::None
+    };
+    Ok(ValidateResponse {
+        valid,
+        complete,
+        solved: valid && complete,
+        solvable: verdict != VariantVerdict::None,
+        unique: matches!(verdict, VariantVerdict::Unique(_)),
+        conflicts: variant_conflict_bodies(&conflicts),
+    })
 }
 
 /// `POST /grade`: how hard the puzzle is for a person; 422 unless it has exactly one
@@ -148,6 +268,9 @@ pub(super) async fn grade(
     State(limits): State<Limits>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<GradeResponse>, ApiError> {
+    if request.is_variant() {
+        return Err(ApiError::UnsupportedRules("grading"));
+    }
     let board = request.board()?;
     let (grid, step_budget) = (board.grid, limits.grade_steps);
     match pool
@@ -178,6 +301,9 @@ pub(super) async fn hint(
     AcceptLanguage(language): AcceptLanguage,
     JsonBody(request): JsonBody<HintRequest>,
 ) -> Result<(ContentLanguage, Json<StepBody>), ApiError> {
+    if request.rules.is_some() || is_other_size(&request.board) {
+        return Err(ApiError::UnsupportedRules("a hint"));
+    }
     let input = request.read().map_err(ApiError::InvalidBoard)?;
     let (board, givens, marks) = (input.board.grid, input.givens.map(|g| g.grid), input.marks);
     let answer = pool
@@ -218,6 +344,9 @@ pub(super) async fn explain(
     AcceptLanguage(language): AcceptLanguage,
     JsonBody(request): JsonBody<ExplainRequest>,
 ) -> Result<(ContentLanguage, Json<ExplainResponse>), ApiError> {
+    if request.rules.is_some() || is_other_size(&request.board) {
+        return Err(ApiError::UnsupportedRules("an explanation"));
+    }
     let board = Board::from_json(&request.board, "/board")?;
     let max_steps = read_max_steps(request.max_steps.as_ref(), limits.grade_steps)?;
     let input = HintInput {

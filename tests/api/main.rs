@@ -25,3 +25,4 @@ mod server;
 mod shutdown;
 mod solve;
 mod validate;
+mod variants;

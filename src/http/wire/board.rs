@@ -77,7 +77,7 @@ impl BoardError {
         }
     }
 
-    fn at_row(pointer: &str, row: usize, message: impl Into<String>) -> BoardError {
+    pub(super) fn at_row(pointer: &str, row: usize, message: impl Into<String>) -> BoardError {
         BoardError {
             pointer: format!("{pointer}/{row}"),
             row: Some(row),
@@ -86,7 +86,28 @@ impl BoardError {
         }
     }
 
-    fn at_cell(pointer: &str, row: usize, col: usize, message: impl Into<String>) -> BoardError {
+    /// An error about one cell of a board string: the pointer names the string, the
+    /// fields the cell.
+    pub(super) fn at_cell_of_line(
+        pointer: &str,
+        row: usize,
+        col: usize,
+        message: impl Into<String>,
+    ) -> BoardError {
+        BoardError {
+            pointer: pointer.to_owned(),
+            row: Some(row),
+            col: Some(col),
+            message: message.into(),
+        }
+    }
+
+    pub(super) fn at_cell(
+        pointer: &str,
+        row: usize,
+        col: usize,
+        message: impl Into<String>,
+    ) -> BoardError {
         BoardError {
             pointer: format!("{pointer}/{row}/{col}"),
             row: Some(row),
@@ -128,7 +149,6 @@ impl Board {
                 format: BoardFormat::String,
             });
         }
-        // Unlike the command line, the wire form takes no surrounding whitespace.
         // Unlike the command line, the wire form takes no surrounding whitespace.
         let count = line.chars().count();
         if count != CELLS {
@@ -259,6 +279,29 @@ impl WireBoard {
                 format: BoardFormat::String,
             }),
             WireBoard::Other(value) => Board::from_json(value, &pointer()),
+        }
+    }
+
+    /// Whether the board has a side other than 9 ([`super::is_other_size`]).
+    pub fn is_other_size(&self) -> bool {
+        matches!(self, WireBoard::Other(value) if super::is_other_size(value))
+    }
+
+    /// The board as sent, for the general engine: any side.
+    ///
+    /// # Errors
+    /// As for [`super::SizedBoard::from_json`].
+    pub fn read_sized(
+        &self,
+        pointer: impl FnOnce() -> String,
+    ) -> Result<super::SizedBoard, BoardError> {
+        match self {
+            WireBoard::Plain(grid) => Ok(super::SizedBoard {
+                cells: grid.cells().to_vec(),
+                size: 9,
+                format: BoardFormat::String,
+            }),
+            WireBoard::Other(value) => super::SizedBoard::from_json(value, &pointer()),
         }
     }
 }

@@ -16,14 +16,19 @@ pub struct CellRef {
 /// A conflict on the wire.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConflictBody {
-    /// `row`, `column` or `box`.
+    /// `row`, `column` or `box`; under other rules also `region`, `diagonal`,
+    /// `extra_region`, `cage`, `knight`, `king`, `parity` or `thermometer`.
     pub unit: &'static str,
-    /// Which unit, 0..8 (boxes row-major from the top-left).
+    /// Which unit, 0-based (boxes row-major from the top-left).
     pub index: usize,
-    /// The repeated digit.
-    pub digit: u8,
+    /// The repeated digit; none for a cage's sum or a thermometer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digit: Option<u8>,
     /// The cells holding it.
     pub cells: Vec<CellRef>,
+    /// What is wrong, in words: given under rules other than the classic ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 impl From<&Conflict> for ConflictBody {
@@ -31,7 +36,8 @@ impl From<&Conflict> for ConflictBody {
         ConflictBody {
             unit: conflict.unit.name(),
             index: conflict.index,
-            digit: conflict.digit,
+            digit: Some(conflict.digit),
+            message: None,
             cells: conflict
                 .cells
                 .iter()

@@ -26,6 +26,9 @@ pub struct HintRequest {
     /// The player's pencil marks: 81 lists of digits row by row, or 9 rows of 9.
     #[serde(default, deserialize_with = "present")]
     pub candidates: Option<Value>,
+    /// Variant rules, which hints do not take yet: their presence is answered 422.
+    #[serde(default, deserialize_with = "present")]
+    pub rules: Option<Value>,
 }
 
 /// `{"board", "max_steps"?}`: the body of `/explain`.
@@ -37,6 +40,9 @@ pub struct ExplainRequest {
     /// The most steps to explain; read by [`read_max_steps`].
     #[serde(default, deserialize_with = "present")]
     pub max_steps: Option<Value>,
+    /// Variant rules, which explanations do not take yet: their presence is answered 422.
+    #[serde(default, deserialize_with = "present")]
+    pub rules: Option<Value>,
 }
 
 /// An optional field that, when present, is kept as sent: `null` included, which the

@@ -16,6 +16,7 @@ pub mod generate;
 pub mod grade;
 pub mod hint;
 pub mod problem;
+pub mod variant;
 
 pub use board::{Board, BoardError, BoardFormat, WireBoard};
 pub use conflict::{CellRef, ConflictBody, conflict_bodies};
@@ -26,6 +27,9 @@ pub use hint::{
     given_changed, read_max_steps,
 };
 pub use problem::Problem;
+pub use variant::{
+    RulesBody, RulesFault, SizedBoard, is_other_size, read_puzzle, variant_conflict_bodies,
+};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -35,12 +39,15 @@ use sudoku::{Grid, Report};
 /// Most boards one `/solve/batch` request may carry.
 pub const MAX_BATCH_BOARDS: usize = 1000;
 
-/// `{"board": B}`: the body of `/solve`, `/validate` and `/grade`.
+/// `{"board": B, "rules"?: R}`: the body of `/solve`, `/validate` and `/grade`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardRequest {
     /// The board in any of the three wire forms, the plain line already read into its grid.
     pub board: WireBoard,
+    /// Rules beside the classic ones of the board's size, when there are any.
+    #[serde(default)]
+    pub rules: Option<RulesBody>,
 }
 
 impl BoardRequest {
@@ -51,14 +58,23 @@ impl BoardRequest {
     pub fn board(&self) -> Result<Board, BoardError> {
         self.board.read(|| "/board".to_owned())
     }
+
+    /// Whether this request is for the general engine: rules, or a side other than 9.
+    pub fn is_variant(&self) -> bool {
+        self.rules.is_some() || self.board.is_other_size()
+    }
 }
 
-/// `{"boards": [B, ...]}`: the body of `/solve/batch`.
+/// `{"boards": [B, ...], "rules"?: R}`: the body of `/solve/batch`; the rules, when given,
+/// hold for every board.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
     /// Up to [`MAX_BATCH_BOARDS`] boards, each in any wire form.
     pub boards: Vec<WireBoard>,
+    /// Rules for every board, when there are any.
+    #[serde(default)]
+    pub rules: Option<RulesBody>,
 }
 
 /// The answer of `/solve`.
