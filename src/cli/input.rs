@@ -70,7 +70,17 @@ pub(super) struct Block {
 impl Block {
     /// The puzzle lines of the block, each with its number and its grid or why it is not
     /// one; blank lines and `#` comments are skipped (but counted in the numbering).
+    #[cfg(test)]
     pub(super) fn puzzles(&self) -> impl Iterator<Item = (u64, Result<Grid, ParseError>)> + '_ {
+        self.puzzle_lines()
+            .map(|(number, parsed, _)| (number, parsed))
+    }
+
+    /// As [`Block::puzzles`], with the text of each line that is no classic board (a
+    /// board of another side, say), trimmed; empty for a classic one.
+    pub(super) fn puzzle_lines(
+        &self,
+    ) -> impl Iterator<Item = (u64, Result<Grid, ParseError>, String)> + '_ {
         let mut start = 0;
         self.lines.iter().filter_map(move |&(number, end)| {
             let raw = &self.text[start..end];
@@ -78,11 +88,19 @@ impl Block {
             // The common plain form is parsed straight from the bytes; anything else goes
             // through `Grid::from_line` like any other text, and its error is reported.
             if let Some(grid) = parse_plain(raw) {
-                return Some((number, Ok(grid)));
+                return Some((number, Ok(grid), String::new()));
             }
             let text = String::from_utf8_lossy(raw);
             let trimmed = text.trim();
-            (!is_blank_or_comment(trimmed)).then(|| (number, Grid::from_line(trimmed)))
+            (!is_blank_or_comment(trimmed)).then(|| {
+                let parsed = Grid::from_line(trimmed);
+                let kept = if parsed.is_err() {
+                    trimmed.to_owned()
+                } else {
+                    String::new()
+                };
+                (number, parsed, kept)
+            })
         })
     }
 

@@ -33,6 +33,12 @@ pub(super) trait LineCommand: Sync {
     /// The outcome of a puzzle line: its grid, or why it is not one.
     fn answer(&self, puzzle: Result<Grid, ParseError>) -> Self::Outcome;
 
+    /// The outcome of a puzzle line with its text, which is given (trimmed) when the line
+    /// is no classic board: a command that reads boards of other sides reads it there.
+    fn answer_line(&self, puzzle: Result<Grid, ParseError>, _text: &str) -> Self::Outcome {
+        self.answer(puzzle)
+    }
+
     /// What to report on stderr about `outcome`, if anything.
     fn diagnostic(outcome: &Self::Outcome) -> Option<&str>;
 
@@ -131,11 +137,11 @@ pub(super) fn answer_block<C: LineCommand>(
     cancellation: Cancellation<'_>,
 ) -> Vec<(u64, C::Outcome)> {
     let mut outcomes = Vec::with_capacity(C::BLOCK_LINES);
-    for (number, parsed) in block.puzzles() {
+    for (number, parsed, text) in block.puzzle_lines() {
         if cancellation.is_cancelled() {
             break;
         }
-        outcomes.push((number, command.answer(parsed)));
+        outcomes.push((number, command.answer_line(parsed, &text)));
     }
     outcomes
 }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::lines::{self, LineCommand, Options};
+use sudoku::variant::{self, Puzzle, Rules, VariantVerdict};
 use sudoku::{CELLS, Grid, ParseError, Solver, Verdict};
 
 /// Lines handed to a worker at a time: small, so that when hard puzzles cluster every core
@@ -18,8 +19,9 @@ const BLOCK_LINES: usize = 32;
 /// Solve puzzle files (or stdin), one puzzle per line, proving uniqueness.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveArgs {
-    /// Puzzle files, one puzzle per line (81 cells, `.` or `0` empty); stdin when none.
-    /// Blank lines and lines starting with `#` are skipped.
+    /// Puzzle files, one puzzle per line (81 cells, `.` or `0` empty; or N×N cells for a
+    /// side N from 4 to 25, digits past 9 as `A`-`P`); stdin when none. Blank lines and
+    /// lines starting with `#` are skipped.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -41,6 +43,10 @@ pub struct SolveArgs {
 pub(super) enum Outcome {
     Unique(Grid),
     Multiple(Grid),
+    /// A board of another side with one solution, written as its line.
+    UniqueOther(String),
+    /// A board of another side with several; the first found, written as its line.
+    MultipleOther(String),
     None,
     Invalid(String),
     /// The search budget ran out: neither a solution nor a proof there is none.
@@ -50,17 +56,18 @@ pub(super) enum Outcome {
 impl Outcome {
     fn status(&self) -> &'static str {
         match self {
-            Outcome::Unique(_) => "unique",
-            Outcome::Multiple(_) => "multiple",
+            Outcome::Unique(_) | Outcome::UniqueOther(_) => "unique",
+            Outcome::Multiple(_) | Outcome::MultipleOther(_) => "multiple",
             Outcome::None => "none",
             Outcome::Invalid(_) => "invalid",
             Outcome::Unknown(_) => "unknown",
         }
     }
 
-    fn solution(&self) -> Option<&Grid> {
+    fn solution(&self) -> Option<String> {
         match self {
-            Outcome::Unique(grid) | Outcome::Multiple(grid) => Some(grid),
+            Outcome::Unique(grid) | Outcome::Multiple(grid) => Some(grid.to_line()),
+            Outcome::UniqueOther(line) | Outcome::MultipleOther(line) => Some(line.clone()),
             _ => None,
         }
     }
@@ -76,6 +83,45 @@ impl Outcome {
 /// The `solve` command: each puzzle line solved, and its solutions counted.
 pub(super) struct Solving {
     solver: Solver,
+}
+
+impl Solving {
+    /// A line of N×N cells for another side than 9, solved by the general engine under the
+    /// classic rules of its side, with the budget scaled down by its cells as the server
+    /// scales it.
+    fn answer_other_side(&self, text: &str) -> Outcome {
+        let chars: Vec<char> = text.chars().collect();
+        let Some(side) = variant::side_of(chars.len()) else {
+            return Outcome::Invalid(ParseError::WrongLength(chars.len()).to_string());
+        };
+        let mut cells = Vec::with_capacity(chars.len());
+        for (index, &c) in chars.iter().enumerate() {
+            match variant::char_digit(c, side) {
+                Some(digit) => cells.push(digit),
+                None => {
+                    return Outcome::Invalid(format!(
+                        "invalid cell {c:?} at {} (character {} of {}): a {side}x{side} board takes \
+                         digits 1 to {side} (past 9 as letters from A), \".\" or \"0\"",
+                        variant::CellLabel(index / side, index % side),
+                        index + 1,
+                        chars.len()
+                    ));
+                }
+            }
+        }
+        let puzzle = match Puzzle::new(cells, &Rules::default()) {
+            Ok(puzzle) => puzzle,
+            Err(error) => return Outcome::Invalid(error.to_string()),
+        };
+        let budget = variant::scaled_budget(self.solver.guess_budget(), side);
+        let line = |cells: &[u8]| cells.iter().map(|&d| variant::digit_char(d)).collect();
+        match variant::solve_variant(&puzzle, budget) {
+            Ok(VariantVerdict::Unique(cells)) => Outcome::UniqueOther(line(&cells)),
+            Ok(VariantVerdict::Multiple(cells)) => Outcome::MultipleOther(line(&cells)),
+            Ok(VariantVerdict::None) => Outcome::None,
+            Err(exhausted) => Outcome::Unknown(exhausted.to_string()),
+        }
+    }
 }
 
 impl LineCommand for Solving {
@@ -97,6 +143,17 @@ impl LineCommand for Solving {
         }
     }
 
+    fn answer_line(&self, puzzle: Result<Grid, ParseError>, text: &str) -> Outcome {
+        match puzzle {
+            Err(ParseError::WrongLength(count))
+                if variant::side_of(count).is_some_and(|side| side != 9) =>
+            {
+                self.answer_other_side(text)
+            }
+            classic => self.answer(classic),
+        }
+    }
+
     fn diagnostic(outcome: &Outcome) -> Option<&str> {
         outcome.error()
     }
@@ -106,7 +163,7 @@ impl LineCommand for Solving {
             let record = JsonLine {
                 line,
                 status: outcome.status(),
-                solution: outcome.solution().map(Grid::to_line),
+                solution: outcome.solution(),
                 error: outcome.error(),
             };
             serde_json::to_writer(&mut *out, &record)?;
@@ -121,6 +178,10 @@ impl LineCommand for Solving {
                     *out = if value == 0 { b'.' } else { b'0' + value };
                 }
                 out.write_all(&line)
+            }
+            Outcome::UniqueOther(line) | Outcome::MultipleOther(line) => {
+                out.write_all(line.as_bytes())?;
+                out.write_all(b"\n")
             }
             other => {
                 out.write_all(other.status().as_bytes())?;
@@ -142,8 +203,8 @@ pub(super) struct Tally {
 impl lines::Tally<Outcome> for Tally {
     fn add(&mut self, outcome: &Outcome) {
         let counter = match outcome {
-            Outcome::Unique(_) => &mut self.unique,
-            Outcome::Multiple(_) => &mut self.multiple,
+            Outcome::Unique(_) | Outcome::UniqueOther(_) => &mut self.unique,
+            Outcome::Multiple(_) | Outcome::MultipleOther(_) => &mut self.multiple,
             Outcome::None => &mut self.none,
             Outcome::Invalid(_) => &mut self.invalid,
             Outcome::Unknown(_) => &mut self.unknown,

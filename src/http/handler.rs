@@ -20,9 +20,9 @@ use super::state::Limits;
 use super::wire::{
     BatchFailure, BatchRequest, Board, BoardError, BoardRequest, ExplainRequest, ExplainResponse,
     GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, HintWords,
-    MAX_BATCH_BOARDS, RulesFault, SizedBoard, SolveResponse, StageBody, StatusBody, StepBody,
-    ValidateResponse, WireBoard, conflict_bodies, given_changed, is_other_size, read_max_steps,
-    read_puzzle, variant_conflict_bodies,
+    MAX_BATCH_BOARDS, RulesBody, RulesFault, SizedBoard, SolveResponse, StageBody, StatusBody,
+    StepBody, ValidateResponse, WireBoard, conflict_bodies, given_changed, is_other_size,
+    read_max_steps, read_puzzle, variant_conflict_bodies,
 };
 use sudoku::messages::{describe, describe_path, describe_reasons, describe_stages, render};
 use sudoku::variant::{Puzzle, Rules, VariantVerdict, find_variant_conflicts, solve_variant};
@@ -39,11 +39,7 @@ pub(super) async fn solve(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Response, ApiError> {
     if request.is_variant() {
-        let rules = request
-            .rules
-            .as_ref()
-            .map(super::wire::RulesBody::to_rules)
-            .unwrap_or_default();
+        let rules = checked_rules(request.rules.as_ref())?.unwrap_or_default();
         let (board, puzzle) = variant_input(&request.board, &rules, || "/board".to_owned())?;
         let answer = pool
             .run(move |solver| {
@@ -75,6 +71,16 @@ fn solution(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
     }
 }
 
+/// The rules of a request, checked for what they must be on any board.
+fn checked_rules(rules: Option<&RulesBody>) -> Result<Option<Rules>, ApiError> {
+    rules
+        .map(|rules| {
+            rules.check_shape().map_err(ApiError::InvalidRules)?;
+            Ok(rules.to_rules())
+        })
+        .transpose()
+}
+
 /// A board of any size and its rules, read and checked for the general engine; board
 /// errors are located under `pointer`.
 fn variant_input(
@@ -90,12 +96,9 @@ fn variant_input(
     Ok((sized, puzzle))
 }
 
-/// The guesses the general engine may take on a board: the solver's budget, scaled down
-/// as boards grow (a node of a 25x25 costs about as much as eight of a 9x9), so that a
-/// search ends in about the time a classic one may take.
+/// The guesses the general engine may take on a board: the solver's, scaled to its side.
 fn variant_budget(solver: &sudoku::Solver, puzzle: &Puzzle) -> u64 {
-    let cells = (puzzle.size() * puzzle.size()) as u64;
-    (solver.guess_budget().saturating_mul(81) / cells).max(1)
+    sudoku::variant::scaled_budget(solver.guess_budget(), puzzle.size())
 }
 
 /// The answer of `/solve` under the general engine: the solution in the board's form, or
@@ -145,7 +148,7 @@ pub(super) async fn solve_batch(
             format!("\"boards\" must hold 1 to {MAX_BATCH_BOARDS} boards, found {count}"),
         )));
     }
-    let rules = request.rules.as_ref().map(super::wire::RulesBody::to_rules);
+    let rules = checked_rules(request.rules.as_ref())?;
     let parts = pool
         .map_parts(request.boards, move |solver, first, boards| {
             let mut json = Vec::with_capacity(boards.len() * BATCH_RESULT_BYTES);
@@ -222,11 +225,7 @@ pub(super) async fn validate(
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
     if request.is_variant() {
-        let rules = request
-            .rules
-            .as_ref()
-            .map(super::wire::RulesBody::to_rules)
-            .unwrap_or_default();
+        let rules = checked_rules(request.rules.as_ref())?.unwrap_or_default();
         let (_, puzzle) = variant_input(&request.board, &rules, || "/board".to_owned())?;
         return Ok(Json(
             pool.run(move |solver| variant_report(solver, &puzzle))

@@ -272,6 +272,18 @@ async fn a_batch_mixes_sizes_and_takes_rules_for_every_board() {
         ['1', '2', '3', '4'],
         "the main diagonal holds every digit: {solution}"
     );
+
+    // Rules that fit no board at all (a thermometer of one cell) fail the whole batch.
+    let body =
+        json!({"boards": [".".repeat(16)], "rules": {"thermometers": [[{"row": 0, "col": 0}]]}});
+    let answer = post_json(&app, "/solve/batch", &body).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.body["code"], "invalid_rules");
+    assert_eq!(answer.body["errors"][0]["pointer"], "/rules/thermometers/0");
+    assert_eq!(
+        answer.body["detail"],
+        "thermometer 1 must have 2 to 25 cells, found 1"
+    );
 }
 
 #[tokio::test]

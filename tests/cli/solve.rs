@@ -184,3 +184,43 @@ fn sighup_still_ends_solve_as_a_closed_terminal_should() {
     let ended = child.wait().unwrap();
     assert_eq!(ended.signal(), Some(1), "{ended:?}");
 }
+
+#[test]
+fn lines_of_other_sides_are_solved_under_their_classic_rules() {
+    // A 4x4 with one solution (one cell open in each row), a 16x16 with many (digits past
+    // 9 as letters, in either case), a 6x6 that clashes, and a 4x4 with a digit past 4.
+    let file = TempFile::with_contents(&format!(
+        "1234341.2.4343.1\na{}\n11{}\n5{}\n",
+        ".".repeat(255),
+        ".".repeat(34),
+        ".".repeat(15)
+    ));
+    let output = binary()
+        .args(["solve", "--json"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "the last line is invalid");
+    let records: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(records[0]["status"], "unique");
+    assert_eq!(records[0]["solution"], "1234341221434321");
+    assert_eq!(records[1]["status"], "multiple");
+    let solution = records[1]["solution"].as_str().unwrap();
+    assert!(
+        solution.starts_with('A') && solution.len() == 256,
+        "{solution}"
+    );
+    assert!(
+        solution.chars().all(|c| "123456789ABCDEFG".contains(c)),
+        "{solution}"
+    );
+    assert_eq!(records[2]["status"], "none");
+    assert_eq!(records[3]["status"], "invalid");
+    assert_eq!(
+        records[3]["error"],
+        "invalid cell '5' at r1c1 (character 1 of 16): a 4x4 board takes digits 1 to 4 (past 9 as letters from A), \".\" or \"0\""
+    );
+}

@@ -101,7 +101,121 @@ fn cells(list: &[CellBody]) -> Vec<VariantCell> {
         .collect()
 }
 
+/// Whether `count` lies in `range`, or the error saying how many `unit` `what` must have.
+fn count_in(
+    count: usize,
+    range: std::ops::RangeInclusive<usize>,
+    pointer: String,
+    what: &str,
+    unit: &str,
+) -> Result<(), BoardError> {
+    if range.contains(&count) {
+        return Ok(());
+    }
+    Err(BoardError::whole(
+        &pointer,
+        format!(
+            "{what} must have {} to {} {unit}, found {count}",
+            range.start(),
+            range.end()
+        ),
+    ))
+}
+
 impl RulesBody {
+    /// Checks what the rules must be on a board of any side (a thermometer of two cells or
+    /// more, a cage of 1 to 25, 4 to 25 rows of regions, ...): what the spec's schema says
+    /// of them, so that a batch's rules that fit no board fail the whole request. How the
+    /// rules fit one board is [`read_puzzle`]'s to say.
+    ///
+    /// # Errors
+    /// The first member out of its range, with its pointer.
+    pub fn check_shape(&self) -> Result<(), BoardError> {
+        let sides = MIN_SIZE..=MAX_SIZE;
+        if let Some(shape) = self.box_shape {
+            count_in(
+                shape.rows,
+                1..=MAX_SIZE,
+                "/rules/box/rows".into(),
+                "a box",
+                "rows",
+            )?;
+            count_in(
+                shape.cols,
+                1..=MAX_SIZE,
+                "/rules/box/cols".into(),
+                "a box",
+                "columns",
+            )?;
+        }
+        if let Some(rows) = &self.regions {
+            count_in(
+                rows.len(),
+                sides.clone(),
+                "/rules/regions".into(),
+                "the regions",
+                "rows",
+            )?;
+            for (r, row) in rows.iter().enumerate() {
+                let at = format!("/rules/regions/{r}");
+                count_in(
+                    row.len(),
+                    sides.clone(),
+                    at,
+                    &format!("row {} of the regions", r + 1),
+                    "numbers",
+                )?;
+                if let Some(c) = row.iter().position(|&region| region >= MAX_SIZE) {
+                    return Err(BoardError::whole(
+                        &format!("/rules/regions/{r}/{c}"),
+                        format!(
+                            "region numbers run from 0 to {}, found {}",
+                            MAX_SIZE - 1,
+                            row[c]
+                        ),
+                    ));
+                }
+            }
+        }
+        for (i, region) in self.extra_regions.iter().enumerate() {
+            let at = format!("/rules/extra_regions/{i}");
+            count_in(
+                region.len(),
+                sides.clone(),
+                at,
+                &format!("extra region {}", i + 1),
+                "cells",
+            )?;
+        }
+        for (i, cage) in self.cages.iter().enumerate() {
+            let at = format!("/rules/cages/{i}/cells");
+            count_in(
+                cage.cells.len(),
+                1..=MAX_SIZE,
+                at,
+                &format!("cage {}", i + 1),
+                "cells",
+            )?;
+            if let Some(sum) = cage.sum.filter(|&sum| sum == 0 || sum > 325) {
+                return Err(BoardError::whole(
+                    &format!("/rules/cages/{i}/sum"),
+                    format!("a cage sum is 1 to 325 (all of 1 to 25), found {sum}"),
+                ));
+            }
+        }
+        for (i, thermometer) in self.thermometers.iter().enumerate() {
+            let at = format!("/rules/thermometers/{i}");
+            count_in(
+                thermometer.len(),
+                2..=MAX_SIZE,
+                at,
+                &format!("thermometer {}", i + 1),
+                "cells",
+            )?;
+        }
+        Ok(())
+    }
+
     /// The rules as the engine takes them.
     pub fn to_rules(&self) -> Rules {
         Rules {

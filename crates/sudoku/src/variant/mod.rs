@@ -67,6 +67,13 @@ pub fn char_digit(c: char, size: usize) -> Option<u8> {
     (usize::from(digit) <= size).then_some(digit)
 }
 
+/// The guesses a board of `side` may take when a classic 9x9 search may take
+/// `classic_budget`: scaled down by the board's cells, since a node of the general engine
+/// costs about as much as its cells, so that every side gives up in about the same time.
+pub fn scaled_budget(classic_budget: u64, side: usize) -> u64 {
+    (classic_budget.saturating_mul(81) / (side * side).max(1) as u64).max(1)
+}
+
 /// The side of a board of `cells` cells, when it is a square of a supported size.
 pub fn side_of(cells: usize) -> Option<usize> {
     let side = (MIN_SIZE..=MAX_SIZE).find(|side| side * side >= cells)?;
