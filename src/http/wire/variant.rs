@@ -105,7 +105,7 @@ fn cells(list: &[CellBody]) -> Vec<VariantCell> {
 fn count_in(
     count: usize,
     range: std::ops::RangeInclusive<usize>,
-    pointer: String,
+    pointer: &str,
     what: &str,
     unit: &str,
 ) -> Result<(), BoardError> {
@@ -133,17 +133,11 @@ impl RulesBody {
     pub fn check_shape(&self) -> Result<(), BoardError> {
         let sides = MIN_SIZE..=MAX_SIZE;
         if let Some(shape) = self.box_shape {
-            count_in(
-                shape.rows,
-                1..=MAX_SIZE,
-                "/rules/box/rows".into(),
-                "a box",
-                "rows",
-            )?;
+            count_in(shape.rows, 1..=MAX_SIZE, "/rules/box/rows", "a box", "rows")?;
             count_in(
                 shape.cols,
                 1..=MAX_SIZE,
-                "/rules/box/cols".into(),
+                "/rules/box/cols",
                 "a box",
                 "columns",
             )?;
@@ -152,7 +146,7 @@ impl RulesBody {
             count_in(
                 rows.len(),
                 sides.clone(),
-                "/rules/regions".into(),
+                "/rules/regions",
                 "the regions",
                 "rows",
             )?;
@@ -161,7 +155,7 @@ impl RulesBody {
                 count_in(
                     row.len(),
                     sides.clone(),
-                    at,
+                    &at,
                     &format!("row {} of the regions", r + 1),
                     "numbers",
                 )?;
@@ -182,7 +176,7 @@ impl RulesBody {
             count_in(
                 region.len(),
                 sides.clone(),
-                at,
+                &at,
                 &format!("extra region {}", i + 1),
                 "cells",
             )?;
@@ -192,7 +186,7 @@ impl RulesBody {
             count_in(
                 cage.cells.len(),
                 1..=MAX_SIZE,
-                at,
+                &at,
                 &format!("cage {}", i + 1),
                 "cells",
             )?;
@@ -208,7 +202,7 @@ impl RulesBody {
             count_in(
                 thermometer.len(),
                 2..=MAX_SIZE,
-                at,
+                &at,
                 &format!("thermometer {}", i + 1),
                 "cells",
             )?;
