@@ -113,7 +113,7 @@ fn count_in(
         return Ok(());
     }
     Err(BoardError::whole(
-        &pointer,
+        pointer,
         format!(
             "{what} must have {} to {} {unit}, found {count}",
             range.start(),
