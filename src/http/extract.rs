@@ -201,16 +201,27 @@ fn shape_error(pointer: String, err: &serde_json::Error) -> ApiError {
         .strip_prefix("invalid type: ")
         .and_then(|rest| rest.rsplit_once(", expected "))
     {
-        let member = match pointer.rsplit_once('/') {
-            Some((_, member)) => format!("\"{member}\""),
-            None => "the body".to_owned(),
-        };
         (
             pointer.clone(),
             format!(
-                "{member} must be {}, found {}",
+                "{} must be {}, found {}",
+                member_of(&pointer),
                 json_expected(expected),
                 json_found(found)
+            ),
+        )
+    } else if let Some((found, expected)) = message
+        .strip_prefix("invalid value: ")
+        .and_then(|rest| rest.rsplit_once(", expected "))
+    {
+        // "integer `-1`": the value itself says more than its kind.
+        let value = found.split('`').nth(1).unwrap_or(found);
+        (
+            pointer.clone(),
+            format!(
+                "{} must be {}, found {value}",
+                member_of(&pointer),
+                json_expected(expected)
             ),
         )
     } else {
@@ -219,11 +230,21 @@ fn shape_error(pointer: String, err: &serde_json::Error) -> ApiError {
     ApiError::InvalidRequest(BoardError::whole(&pointer, message))
 }
 
+/// The member a pointer ends at, quoted, as a sentence names it.
+fn member_of(pointer: &str) -> String {
+    match pointer.rsplit_once('/') {
+        Some((_, member)) => format!("\"{member}\""),
+        None => "the body".to_owned(),
+    }
+}
+
 /// serde's "expected ..." in JSON's words.
 fn json_expected(expected: &str) -> &str {
     match expected {
         "a sequence" => "an array",
         "a map" => "an object",
+        "u8" | "u16" | "u32" | "u64" | "usize" => "an integer of 0 or more",
+        "a boolean" | "boolean" => "true or false",
         other if other.starts_with("struct ") => "an object",
         other => other,
     }

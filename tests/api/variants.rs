@@ -225,6 +225,30 @@ async fn malformed_rules_and_boards_are_400_naming_the_member() {
             "/rules/knights",
             "unknown member",
         ),
+        (
+            json!({"board": ".".repeat(16), "rules": [null, null]}),
+            "invalid_request",
+            "/rules",
+            "must be",
+        ),
+        (
+            json!({"board": ".".repeat(16), "rules": {"cages": [{"sum": null, "cells": [cell(0, 0)]}]}}),
+            "invalid_request",
+            "/rules/cages/0/sum",
+            "",
+        ),
+        (
+            json!({"board": ".".repeat(16), "rules": {"odd": [[0, 0]]}}),
+            "invalid_request",
+            "/rules/odd/0",
+            "",
+        ),
+        (
+            json!({"board": ".".repeat(16), "rules": null}),
+            "invalid_request",
+            "/rules",
+            "",
+        ),
     ];
     for (body, code, pointer, words) in cases {
         let answer = post_json(&app, "/solve", &body).await;

@@ -46,7 +46,7 @@ pub struct BoardRequest {
     /// The board in any of the three wire forms, the plain line already read into its grid.
     pub board: WireBoard,
     /// Rules beside the classic ones of the board's size, when there are any.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "variant::present")]
     pub rules: Option<RulesBody>,
 }
 
@@ -73,7 +73,7 @@ pub struct BatchRequest {
     /// Up to [`MAX_BATCH_BOARDS`] boards, each in any wire form.
     pub boards: Vec<WireBoard>,
     /// Rules for every board, when there are any.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "variant::present")]
     pub rules: Option<RulesBody>,
 }
 

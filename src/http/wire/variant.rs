@@ -5,6 +5,8 @@
 //! the classic path ([`super::Board`]); this one reads everything else.
 
 use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use sudoku::variant::{
@@ -17,7 +19,7 @@ use super::{BoardError, BoardFormat, CellRef, ConflictBody};
 
 /// A cell in the rules: `{"row", "col"}`, 0-based.
 #[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct CellBody {
     /// 0-based row.
     pub row: usize,
@@ -27,7 +29,7 @@ pub struct CellBody {
 
 /// `{"rows", "cols"}`: the box shape.
 #[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct BoxBody {
     /// Rows of a box.
     pub rows: usize,
@@ -47,10 +49,10 @@ pub enum DiagonalBody {
 
 /// `{"sum"?, "cells"}`: a killer cage.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct CageBody {
     /// What its digits add up to, when the cage says.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     pub sum: Option<u32>,
     /// Its cells.
     pub cells: Vec<CellBody>,
@@ -58,13 +60,13 @@ pub struct CageBody {
 
 /// The `"rules"` object: everything beside the classic rules of the board's size.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct RulesBody {
     /// The box shape, when the size allows several.
-    #[serde(default, rename = "box")]
+    #[serde(default, rename = "box", deserialize_with = "present")]
     pub box_shape: Option<BoxBody>,
     /// Jigsaw: N rows of N region numbers 0..N, replacing the boxes.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     pub regions: Option<Vec<Vec<usize>>>,
     /// X-sudoku: the diagonals holding every digit once.
     #[serde(default)]
@@ -91,6 +93,39 @@ pub struct RulesBody {
     #[serde(default)]
     pub thermometers: Vec<Vec<CellBody>>,
 }
+
+/// An optional member that, when present, must be a value of its type: serde reads `null`
+/// as absent, which the spec does not allow.
+pub(super) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+/// `Deserialize` for a body read only from a JSON object: serde's derive (kept as the
+/// type's inherent `deserialize` by `remote = "Self"`) also takes an array of the fields in
+/// order, which the spec does not allow.
+macro_rules! from_objects_only {
+    ($($body:ident),*) => {$(
+        impl<'de> Deserialize<'de> for $body {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct Object;
+                impl<'de> Visitor<'de> for Object {
+                    type Value = $body;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<$body, A::Error> {
+                        $body::deserialize(MapAccessDeserializer::new(map))
+                    }
+                }
+                deserializer.deserialize_map(Object)
+            }
+        }
+    )*};
+}
+
+from_objects_only!(CellBody, BoxBody, CageBody, RulesBody);
 
 fn cells(list: &[CellBody]) -> Vec<VariantCell> {
     list.iter()
