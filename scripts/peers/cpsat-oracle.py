@@ -10,7 +10,11 @@ Fails when a count differs or when a solution of the service breaks a rule (chec
 CP-SAT with the solution fixed). A board the service gives up on (503 `search_limit`, its
 safety net) is no wrong answer but is listed, and more than one in a hundred fails the run.
 
-usage: cpsat-oracle.py URL [--cases N] [--seed S] [--verbose]
+With --timing, also prints how long each side took per board (median, 90th percentile and
+worst): CP-SAT's wall time to count to two in this process (one worker), and the service's
+`/solve` round trip on 127.0.0.1, which includes HTTP and JSON both ways.
+
+usage: cpsat-oracle.py URL [--cases N] [--seed S] [--verbose] [--timing]
 """
 
 import argparse
@@ -96,7 +100,8 @@ class Counter(cp_model.CpSolverSolutionCallback):
             self.StopSearch()
 
 
-def count(size, board, rules, limit=2):
+def count(size, board, rules, limit=2, times=None):
+    started = time.perf_counter()
     m, x = model(size, board, rules)
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
@@ -104,6 +109,8 @@ def count(size, board, rules, limit=2):
     solver.parameters.max_time_in_seconds = 60.0
     counter = Counter(x, size, limit)
     solver.Solve(m, counter)
+    if times is not None:
+        times.append(time.perf_counter() - started)
     return counter.found
 
 
@@ -242,16 +249,20 @@ def main():
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=20261204)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--timing", action="store_true")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     tally = {"none": 0, "unique": 0, "multiple": 0}
     failures = []
     undecided = []
+    cpsat_times, service_times = [], []
     started = time.time()
     for case in range(args.cases):
         size, rules, board = random_case(rng)
-        truth = count(size, board, rules)
+        truth = count(size, board, rules, times=cpsat_times)
+        asked = time.perf_counter()
         status, answer = post(args.url, "/solve", {"board": board, "rules": rules})
+        service_times.append(time.perf_counter() - asked)
         said = {200: "unique" if answer.get("unique") else "multiple", 422: "none"}.get(status)
         expected = ["none", "unique", "multiple"][len(truth)]
         tally[expected] += 1
@@ -278,6 +289,12 @@ def main():
           f"{len(undecided)} left undecided by the service (search_limit)")
     for board in undecided:
         print(f"undecided: {board}")
+    if args.timing:
+        for name, times in (("CP-SAT, in process", cpsat_times), ("the service's /solve", service_times)):
+            ordered = sorted(times)
+            pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+            print(f"{name}: median {pick(0.5):.2f} ms, p90 {pick(0.9):.2f} ms, "
+                  f"worst {ordered[-1] * 1000:.1f} ms, total {sum(times):.2f} s")
     for failure in failures:
         print(failure, file=sys.stderr)
     if len(undecided) * 100 > args.cases:

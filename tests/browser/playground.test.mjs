@@ -216,7 +216,7 @@ describe('the playground', () => {
     await page.keyboard.press('1');
     await cell(page, 4, 4).click();
     await page.click('#hint');
-    await page.locator('#hint-panel').waitFor({ state: 'visible' });
+    await page.locator('#hint-stages li').first().waitFor();
     assert.equal(await page.textContent('#hint-title'), 'Hint: A mistake');
     const nudge = await page.locator('#hint-stages li').first().textContent();
     assert.match(nudge, /box 1/);

@@ -450,6 +450,11 @@ function showHint(answer) {
   const list = byId('hint-stages');
   list.replaceChildren();
   list.lang = answer.language || '';
+  // Nothing of the previous hint may show for the frame before the first stage.
+  byId('hint-title').textContent = 'Hint';
+  byId('hint-steps').textContent = '';
+  byId('hint-apply').hidden = true;
+  byId('hint-more').hidden = true;
   byId('hint-panel').hidden = false;
   // The list is a live region: it must be in the page before its first item arrives for
   // screen readers to announce that item.
