@@ -16,26 +16,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 VENV="${HODOKU_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sudoku-service-hodoku-venv}"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/hodoku-check.XXXXXX")"
 # shellcheck source=lib/server.sh
 source "$ROOT/scripts/lib/server.sh"
-
-finish() {
-    local rc=$?
-    stop_release_server
-    if [ "$rc" -ne 0 ] && [ -s "$WORK/server.log" ]; then
-        echo "[hodoku-check] server log (last 20 lines):" >&2
-        tail -n 20 "$WORK/server.log" >&2 || true
-    fi
-    rm -rf "$WORK"
-    exit "$rc"
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
-
-ensure_venv "$VENV" "$ROOT/scripts/peers/requirements-hodoku.txt"
-build_release "$ROOT"
-start_release_server "$WORK/server.log"
-echo "[hodoku-check] server up on $SERVER_URL (pid $SERVER_PID)" >&2
 # shellcheck disable=SC2086 # HODOKU_ARGS is a list of words
-"$VENV/bin/python" "$ROOT/scripts/peers/hodoku-oracle.py" "$SERVER_URL" ${HODOKU_ARGS:-}
+run_oracle hodoku-check "$ROOT" "$VENV" "$ROOT/scripts/peers/requirements-hodoku.txt" \
+    "$ROOT/scripts/peers/hodoku-oracle.py" ${HODOKU_ARGS:-}

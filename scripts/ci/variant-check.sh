@@ -16,26 +16,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 VENV="${CPSAT_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sudoku-service-cpsat-venv}"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/variant-check.XXXXXX")"
 # shellcheck source=lib/server.sh
 source "$ROOT/scripts/lib/server.sh"
-
-finish() {
-    local rc=$?
-    stop_release_server
-    if [ "$rc" -ne 0 ] && [ -s "$WORK/server.log" ]; then
-        echo "[variant-check] server log (last 20 lines):" >&2
-        tail -n 20 "$WORK/server.log" >&2 || true
-    fi
-    rm -rf "$WORK"
-    exit "$rc"
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
-
-ensure_venv "$VENV" "$ROOT/scripts/peers/requirements-cpsat.txt"
-build_release "$ROOT"
-start_release_server "$WORK/server.log"
-echo "[variant-check] server up on $SERVER_URL (pid $SERVER_PID)" >&2
 # shellcheck disable=SC2086 # CPSAT_ARGS is a list of words
-"$VENV/bin/python" "$ROOT/scripts/peers/cpsat-oracle.py" "$SERVER_URL" ${CPSAT_ARGS:-}
+run_oracle variant-check "$ROOT" "$VENV" "$ROOT/scripts/peers/requirements-cpsat.txt" \
+    "$ROOT/scripts/peers/cpsat-oracle.py" ${CPSAT_ARGS:-}

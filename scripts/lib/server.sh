@@ -1,5 +1,5 @@
 # Sourced (not run) by the scripts that check the real server from Python tools
-# (openapi-check.sh, hodoku-check.sh): a pinned virtualenv, and the release server on a
+# (openapi-check.sh, hodoku-check.sh, variant-check.sh): a pinned virtualenv, and the release server on a
 # free 127.0.0.1 port. Each function returns non-zero on failure and leaves the
 # reporting to its caller; errors go to stderr.
 #
@@ -11,6 +11,11 @@
 #                                   in LOG, and wait up to 10 s for /healthz; sets SERVER_PID
 #                                   and SERVER_URL
 #   stop_release_server             stop it (TERM, then KILL after 5 s); safe to call twice
+#   run_oracle NAME ROOT VENV REQUIREMENTS ORACLE [ARG...]
+#                                   the pinned VENV, ROOT's release server, and
+#                                   `python ORACLE SERVER_URL ARG...` against it; on exit the
+#                                   server is stopped, and its log shown if anything failed
+#                                   (it sets the script's EXIT trap, and ends with its status)
 #   free_port                       print a free TCP port on 127.0.0.1
 #   wait_for_healthz URL PID TRIES PAUSE  poll URL/healthz up to TRIES times, PAUSE seconds
 #                                   apart, while PID lives; non-zero if it never answered
@@ -90,4 +95,29 @@ stop_release_server() {
         wait "$SERVER_PID" 2>/dev/null || true
     fi
     SERVER_PID=""
+}
+
+run_oracle() {
+    local name=$1 root=$2 venv=$3 requirements=$4 oracle=$5
+    shift 5
+    ORACLE_NAME=$name
+    ORACLE_WORK="$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")"
+    trap finish_oracle EXIT
+    trap 'exit 130' INT TERM
+    ensure_venv "$venv" "$requirements"
+    build_release "$root"
+    start_release_server "$ORACLE_WORK/server.log"
+    echo "[$name] server up on $SERVER_URL (pid $SERVER_PID)" >&2
+    "$venv/bin/python" "$oracle" "$SERVER_URL" "$@"
+}
+
+finish_oracle() {
+    local rc=$?
+    stop_release_server
+    if [ "$rc" -ne 0 ] && [ -s "$ORACLE_WORK/server.log" ]; then
+        echo "[$ORACLE_NAME] server log (last 20 lines):" >&2
+        tail -n 20 "$ORACLE_WORK/server.log" >&2 || true
+    fi
+    rm -rf "$ORACLE_WORK"
+    exit "$rc"
 }

@@ -32,6 +32,14 @@ impl BoardFormat {
         BoardFormat::Numbers,
     ];
 
+    /// What the cells of a grid in this form are, in words: "strings" or "integers".
+    pub(super) fn cells_are(self) -> &'static str {
+        match self {
+            BoardFormat::Chars => "strings",
+            BoardFormat::String | BoardFormat::Numbers => "integers",
+        }
+    }
+
     /// The form's name on the wire (`/generate?form=`) and in the documentation.
     pub fn name(self) -> &'static str {
         match self {
@@ -86,8 +94,8 @@ impl BoardError {
         }
     }
 
-    /// An error about one cell of a board string: the pointer names the string, the
-    /// fields the cell.
+    /// An error about one cell, located by `pointer` as given (a board string's cell is
+    /// named by the fields only).
     pub(super) fn at_cell_of_line(
         pointer: &str,
         row: usize,
@@ -108,12 +116,7 @@ impl BoardError {
         col: usize,
         message: impl Into<String>,
     ) -> BoardError {
-        BoardError {
-            pointer: format!("{pointer}/{row}/{col}"),
-            row: Some(row),
-            col: Some(col),
-            message: message.into(),
-        }
+        Self::at_cell_of_line(&format!("{pointer}/{row}/{col}"), row, col, message)
     }
 }
 
@@ -225,11 +228,7 @@ impl Board {
                                  use one form for the whole board",
                                 CellName(row * 9 + col),
                                 kind_of(cell),
-                                if a == BoardFormat::Chars {
-                                    "strings"
-                                } else {
-                                    "integers"
-                                }
+                                a.cells_are()
                             ),
                         ));
                     }

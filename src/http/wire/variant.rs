@@ -444,11 +444,7 @@ impl SizedBoard {
                         return Err(bad(format!(
                             "{} after {}; use one form for the whole board",
                             kind_of(cell),
-                            if a == BoardFormat::Chars {
-                                "strings"
-                            } else {
-                                "integers"
-                            }
+                            a.cells_are()
                         )));
                     }
                     _ => {}
