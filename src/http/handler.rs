@@ -42,10 +42,7 @@ pub(super) async fn solve(
         let rules = checked_rules(request.rules.as_ref())?.unwrap_or_default();
         let (board, puzzle) = variant_input(&request.board, &rules, || "/board".to_owned())?;
         let answer = pool
-            .run(move |solver| {
-                let verdict = solve_variant(&puzzle, variant_budget(solver, &puzzle))?;
-                variant_solution(&board, &puzzle, verdict)
-            })
+            .run(move |solver| variant_solution(solver, &board, &puzzle))
             .await??;
         return Ok(Json(answer).into_response());
     }
@@ -104,11 +101,11 @@ fn variant_budget(solver: &sudoku::Solver, puzzle: &Puzzle) -> u64 {
 /// The answer of `/solve` under the general engine: the solution in the board's form, or
 /// 422 with the conflicts that prove there is none.
 fn variant_solution(
+    solver: &sudoku::Solver,
     board: &SizedBoard,
     puzzle: &Puzzle,
-    verdict: VariantVerdict,
 ) -> Result<SolveResponse, ApiError> {
-    let (solution, unique) = match verdict {
+    let (solution, unique) = match solve_variant(puzzle, variant_budget(solver, puzzle))? {
         VariantVerdict::Unique(cells) => (cells, true),
         VariantVerdict::Multiple(cells) => (cells, false),
         VariantVerdict::None => {
@@ -160,11 +157,7 @@ pub(super) async fn solve_batch(
                     let pointer = || format!("/boards/{i}");
                     let answer =
                         variant_input(board, rules.as_ref().unwrap_or(&Rules::default()), pointer)
-                            .and_then(|(board, puzzle)| {
-                                let verdict =
-                                    solve_variant(&puzzle, variant_budget(solver, &puzzle))?;
-                                variant_solution(&board, &puzzle, verdict)
-                            });
+                            .and_then(|(board, puzzle)| variant_solution(solver, &board, &puzzle));
                     match answer {
                         Ok(solved) => write_json(&mut json, &solved)?,
                         Err(error) => write_json(
