@@ -34,12 +34,23 @@ impl VariantVerdict {
 /// # Errors
 /// [`BudgetExhausted`] when the guesses run out before the count is known.
 pub fn solve_variant(puzzle: &Puzzle, budget: u64) -> Result<VariantVerdict, BudgetExhausted> {
-    let (count, first) = count_variant_solutions(puzzle, 2, budget)?;
-    Ok(match (count, first) {
+    let counted = count_variant_solutions(puzzle, 2, budget)?;
+    Ok(match (counted.solutions, counted.first) {
         (1, Some(only)) => VariantVerdict::Unique(only),
         (_, Some(first)) => VariantVerdict::Multiple(first),
         _ => VariantVerdict::None,
     })
+}
+
+/// The solutions of a board counted up to a limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantCount {
+    /// How many solutions were found, at most the limit asked.
+    pub solutions: usize,
+    /// The first solution found, row-major.
+    pub first: Option<Vec<u8>>,
+    /// The guesses the search took (each candidate tried at a branching cell is one).
+    pub guesses: u64,
 }
 
 /// Counts the solutions of a board under its rules up to `limit`, within `budget` guesses;
@@ -51,22 +62,46 @@ pub fn count_variant_solutions(
     puzzle: &Puzzle,
     limit: usize,
     budget: u64,
-) -> Result<(usize, Option<Vec<u8>>), BudgetExhausted> {
+) -> Result<VariantCount, BudgetExhausted> {
     let mut search = Search::new(puzzle, limit, budget);
-    if let Some(start) = search.start() {
-        search.run(&start)?;
+    if search.start() {
+        search.run(0)?;
     }
-    Ok((search.count, search.first))
+    Ok(VariantCount {
+        solutions: search.count,
+        first: search.first,
+        guesses: search.guesses,
+    })
 }
 
 /// No candidate left somewhere: the node has no solution.
 struct Contradiction;
 
-struct Search<'a> {
+/// Two groups holding every digit once that share two or more cells. A digit that one of
+/// them can hold only in the shared cells is in one of those cells, so the rest of the other
+/// group cannot hold it (locked candidates: pointing and claiming, for boxes, jigsaw
+/// regions, diagonals and extra regions alike).
+struct Intersection {
+    shared: Vec<usize>,
+    only_first: Vec<usize>,
+    only_second: Vec<usize>,
+}
+
+/// The rules as the search applies them at every node.
+struct Propagator<'a> {
     puzzle: &'a Puzzle,
     /// The groups holding every digit once: the ones hidden singles work on.
     full_groups: Vec<&'a [usize]>,
+    intersections: Vec<Intersection>,
     all: u32,
+}
+
+struct Search<'a> {
+    rules: Propagator<'a>,
+    /// The candidates at each depth of the search, reused from node to node.
+    frames: Vec<Vec<u32>>,
+    /// Cells just decided whose digit the propagation has yet to clear from their peers.
+    fixed: Vec<usize>,
     guesses: u64,
     budget: u64,
     limit: usize,
@@ -76,16 +111,10 @@ struct Search<'a> {
 
 impl<'a> Search<'a> {
     fn new(puzzle: &'a Puzzle, limit: usize, budget: u64) -> Self {
-        let size = puzzle.size;
         Search {
-            puzzle,
-            full_groups: puzzle
-                .groups
-                .iter()
-                .filter(|g| g.cells.len() == size)
-                .map(|g| g.cells.as_slice())
-                .collect(),
-            all: ((1u32 << size) - 1) << 1,
+            rules: Propagator::new(puzzle),
+            frames: Vec::new(),
+            fixed: Vec::new(),
             guesses: 0,
             budget,
             limit,
@@ -94,55 +123,129 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The candidates of the board as given, propagated; `None` when that already fails.
-    fn start(&self) -> Option<Vec<u32>> {
-        let mut domains: Vec<u32> = self.puzzle.allowed.clone();
-        let mut fixed = Vec::new();
-        for (cell, &digit) in self.puzzle.givens.iter().enumerate() {
+    /// Puts the candidates of the board as given, propagated, at depth 0; `false` when that
+    /// already fails.
+    fn start(&mut self) -> bool {
+        let puzzle = self.rules.puzzle;
+        let mut domains: Vec<u32> = puzzle.allowed.clone();
+        self.fixed.clear();
+        for (cell, &digit) in puzzle.givens.iter().enumerate() {
             if digit != 0 {
                 let bit = 1u32 << digit;
                 if domains[cell] & bit == 0 {
-                    return None;
+                    return false;
                 }
                 domains[cell] = bit;
-                fixed.push(cell);
+                self.fixed.push(cell);
             }
         }
-        self.propagate(&mut domains, fixed).ok()?;
-        Some(domains)
+        let ok = self.rules.propagate(&mut domains, &mut self.fixed).is_ok();
+        self.frames.push(domains);
+        ok
     }
 
-    fn run(&mut self, domains: &[u32]) -> Result<(), BudgetExhausted> {
-        let Some(cell) = Self::branching_cell(domains) else {
-            let cells: Vec<u8> = domains.iter().map(|d| d.trailing_zeros() as u8).collect();
+    fn run(&mut self, depth: usize) -> Result<(), BudgetExhausted> {
+        let Some((cell, tries)) = self.rules.branching(&self.frames[depth]) else {
+            let cells: Vec<u8> = self.frames[depth]
+                .iter()
+                .map(|d| d.trailing_zeros() as u8)
+                .collect();
             // Propagation keeps every rule at a full board; this check makes sure of it.
-            if satisfies(self.puzzle, &cells) {
+            if satisfies(self.rules.puzzle, &cells) {
                 self.count += 1;
                 self.first.get_or_insert(cells);
             }
             return Ok(());
         };
-        let mut candidates = domains[cell];
-        while candidates != 0 && self.count < self.limit {
-            let bit = candidates & candidates.wrapping_neg();
-            candidates &= !bit;
+        if self.frames.len() == depth + 1 {
+            self.frames.push(vec![0; self.frames[depth].len()]);
+        }
+        let open = self.frames[depth][cell];
+        let mut remaining = open;
+        while remaining != 0 && self.count < self.limit {
+            let domain = if tries == open {
+                remaining & remaining.wrapping_neg()
+            } else if remaining == open {
+                tries
+            } else {
+                // The other way of a digit's branch: the cell keeps its other candidates.
+                remaining
+            };
+            remaining &= !domain;
             self.guesses += 1;
             if self.guesses > self.budget {
                 return Err(BudgetExhausted {
                     guesses: self.guesses - 1,
                 });
             }
-            let mut next = domains.to_vec();
-            next[cell] = bit;
-            if self.propagate(&mut next, vec![cell]).is_ok() {
-                self.run(&next)?;
+            let (parents, children) = self.frames.split_at_mut(depth + 1);
+            let next = &mut children[0];
+            next.copy_from_slice(&parents[depth]);
+            next[cell] = domain;
+            self.fixed.clear();
+            if domain.is_power_of_two() {
+                self.fixed.push(cell);
+            }
+            if self.rules.propagate(next, &mut self.fixed).is_ok() {
+                self.run(depth + 1)?;
             }
         }
         Ok(())
     }
+}
 
-    /// An open cell with the fewest candidates, or `None` when every cell is decided.
-    fn branching_cell(domains: &[u32]) -> Option<usize> {
+impl<'a> Propagator<'a> {
+    fn new(puzzle: &'a Puzzle) -> Self {
+        let size = puzzle.size;
+        let full_groups: Vec<&[usize]> = puzzle
+            .groups
+            .iter()
+            .filter(|g| g.cells.len() == size)
+            .map(|g| g.cells.as_slice())
+            .collect();
+        let mut intersections = Vec::new();
+        let mut member = vec![usize::MAX; size * size];
+        for (i, first) in full_groups.iter().enumerate() {
+            for &cell in *first {
+                member[cell] = i;
+            }
+            for second in &full_groups[i + 1..] {
+                let shared: Vec<usize> = second
+                    .iter()
+                    .copied()
+                    .filter(|&c| member[c] == i)
+                    .collect();
+                if shared.len() < 2 || shared.len() == size {
+                    continue;
+                }
+                intersections.push(Intersection {
+                    only_first: first
+                        .iter()
+                        .copied()
+                        .filter(|c| !shared.contains(c))
+                        .collect(),
+                    only_second: second
+                        .iter()
+                        .copied()
+                        .filter(|c| !shared.contains(c))
+                        .collect(),
+                    shared,
+                });
+            }
+        }
+        Propagator {
+            puzzle,
+            full_groups,
+            intersections,
+            all: ((1u32 << size) - 1) << 1,
+        }
+    }
+
+    /// Where to branch, or `None` when every cell is decided: a cell with the fewest
+    /// candidates and the digits to try there, one at a time. When no cell has two but a
+    /// digit has only two places in a group, the branch is that digit in its first place,
+    /// then not there (so in the other): two ways, as a pair of candidates would give.
+    fn branching(&self, domains: &[u32]) -> Option<(usize, u32)> {
         let mut best: Option<(u32, usize)> = None;
         for (cell, &mask) in domains.iter().enumerate() {
             let count = mask.count_ones();
@@ -153,11 +256,29 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        best.map(|(_, cell)| cell)
+        let (least, cell) = best?;
+        if least > 2 {
+            for cells in &self.full_groups {
+                let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+                for &cell in *cells {
+                    let open = if domains[cell].is_power_of_two() { 0 } else { domains[cell] };
+                    thrice |= twice & open;
+                    twice |= once & open;
+                    once |= open;
+                }
+                let pairs = twice & !thrice;
+                if pairs != 0 {
+                    let digit = pairs & pairs.wrapping_neg();
+                    let first = cells.iter().copied().find(|&c| domains[c] & digit != 0)?;
+                    return Some((first, digit));
+                }
+            }
+        }
+        Some((cell, domains[cell]))
     }
 
     /// Propagates to a fixed point; `fixed` lists cells just decided.
-    fn propagate(&self, domains: &mut [u32], mut fixed: Vec<usize>) -> Result<(), Contradiction> {
+    fn propagate(&self, domains: &mut [u32], fixed: &mut Vec<usize>) -> Result<(), Contradiction> {
         loop {
             while let Some(cell) = fixed.pop() {
                 let bit = domains[cell];
@@ -174,18 +295,26 @@ impl<'a> Search<'a> {
                     }
                 }
             }
-            self.hidden_singles(domains, &mut fixed)?;
-            if fixed.is_empty() {
-                let mut narrowed = false;
-                for cage in &self.puzzle.cages {
-                    narrowed |= cage_bounds(cage, domains, &mut fixed)?;
-                }
-                for thermometer in &self.puzzle.thermometers {
-                    narrowed |= thermometer_bounds(thermometer, domains, &mut fixed)?;
-                }
-                if !narrowed && fixed.is_empty() {
-                    return Ok(());
-                }
+            self.hidden_singles(domains, fixed)?;
+            if !fixed.is_empty() {
+                continue;
+            }
+            let mut narrowed = self.locked_candidates(domains, fixed)?;
+            for cage in &self.puzzle.cages {
+                narrowed |= cage_bounds(cage, domains, fixed)?;
+            }
+            for thermometer in &self.puzzle.thermometers {
+                narrowed |= thermometer_bounds(thermometer, domains, fixed)?;
+            }
+            if narrowed || !fixed.is_empty() {
+                continue;
+            }
+            let mut pruned = false;
+            for cells in &self.full_groups {
+                pruned |= all_different(cells, domains, fixed)?;
+            }
+            if !pruned {
+                return Ok(());
             }
         }
     }
@@ -225,6 +354,185 @@ impl<'a> Search<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Locked candidates over every [`Intersection`]; whether anything was removed.
+    fn locked_candidates(
+        &self,
+        domains: &mut [u32],
+        fixed: &mut Vec<usize>,
+    ) -> Result<bool, Contradiction> {
+        let union = |cells: &[usize], domains: &[u32]| {
+            cells.iter().fold(0u32, |acc, &cell| acc | domains[cell])
+        };
+        let mut narrowed = false;
+        for meet in &self.intersections {
+            let inside = union(&meet.shared, domains);
+            let first_out = union(&meet.only_first, domains);
+            let second_out = union(&meet.only_second, domains);
+            let confined_to_first = inside & !first_out & second_out;
+            let confined_to_second = inside & !second_out & first_out;
+            for (confined, others) in [
+                (confined_to_first, &meet.only_second),
+                (confined_to_second, &meet.only_first),
+            ] {
+                if confined != 0 {
+                    for &cell in others {
+                        narrowed |= narrow(domains, cell, !confined, fixed)?;
+                    }
+                }
+            }
+        }
+        Ok(narrowed)
+    }
+}
+
+/// The all-different rule of a group of N cells holding N digits, enforced in full
+/// (Régin's filtering): a perfect matching of cells to digits is found by augmenting paths,
+/// and a candidate survives only if some perfect matching uses it, which holds when its cell
+/// and the cell its digit is matched to lie on one cycle of the "can take the digit of"
+/// graph (one strongly connected component, found by Tarjan's algorithm). It sees every
+/// naked and hidden subset of the group at once. Whether anything was removed.
+fn all_different(
+    cells: &[usize],
+    domains: &mut [u32],
+    fixed: &mut Vec<usize>,
+) -> Result<bool, Contradiction> {
+    let n = cells.len();
+    if cells.iter().all(|&cell| domains[cell].is_power_of_two()) {
+        return Ok(false);
+    }
+    let mut graph = CellGraph {
+        candidates: [0; 32],
+        holder: [u8::MAX; 32],
+        digit_of: [0; 32],
+        n,
+    };
+    for (i, &cell) in cells.iter().enumerate() {
+        graph.candidates[i] = domains[cell];
+    }
+    for i in 0..n {
+        if !graph.augment(i, &mut 0) {
+            return Err(Contradiction);
+        }
+    }
+    let components = graph.components();
+    let mut pruned = false;
+    for (i, &cell) in cells.iter().enumerate() {
+        let mut keep = 0u32;
+        let mut candidates = graph.candidates[i];
+        while candidates != 0 {
+            let digit = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if components[usize::from(graph.holder[digit])] == components[i] {
+                keep |= 1 << digit;
+            }
+        }
+        pruned |= narrow(domains, cell, keep, fixed)?;
+    }
+    Ok(pruned)
+}
+
+/// A group's cells, their candidates and a matching of cells to digits.
+struct CellGraph {
+    candidates: [u32; 32],
+    /// The cell (index in the group) each digit is matched to.
+    holder: [u8; 32],
+    /// The digit (bit) each cell is matched to.
+    digit_of: [u32; 32],
+    n: usize,
+}
+
+impl CellGraph {
+    /// Matches cell `i`, moving other cells along an augmenting path; `tried` holds the
+    /// digits already visited on this search.
+    fn augment(&mut self, i: usize, tried: &mut u32) -> bool {
+        let mut options = self.candidates[i] & !*tried;
+        while options != 0 {
+            let bit = options & options.wrapping_neg();
+            options &= !bit;
+            *tried |= bit;
+            let digit = bit.trailing_zeros() as usize;
+            let holder = self.holder[digit];
+            if holder == u8::MAX || self.augment(usize::from(holder), tried) {
+                self.holder[digit] = i as u8;
+                self.digit_of[i] = bit;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The cells `i` can hand its place to: those matched to its other candidates.
+    fn successors(&self, i: usize) -> u32 {
+        let mut next = 0u32;
+        let mut options = self.candidates[i] & !self.digit_of[i];
+        while options != 0 {
+            let digit = options.trailing_zeros() as usize;
+            options &= options - 1;
+            next |= 1 << self.holder[digit];
+        }
+        next
+    }
+
+    /// The strongly connected component of each cell (Tarjan's algorithm).
+    fn components(&self) -> [u8; 32] {
+        let mut tarjan = Tarjan {
+            index: [u8::MAX; 32],
+            low: [0; 32],
+            component: [0; 32],
+            stack: Vec::with_capacity(self.n),
+            on_stack: 0,
+            next_index: 0,
+            next_component: 0,
+        };
+        for i in 0..self.n {
+            if tarjan.index[i] == u8::MAX {
+                tarjan.visit(self, i);
+            }
+        }
+        tarjan.component
+    }
+}
+
+struct Tarjan {
+    index: [u8; 32],
+    low: [u8; 32],
+    component: [u8; 32],
+    stack: Vec<u8>,
+    on_stack: u32,
+    next_index: u8,
+    next_component: u8,
+}
+
+impl Tarjan {
+    fn visit(&mut self, graph: &CellGraph, i: usize) {
+        self.index[i] = self.next_index;
+        self.low[i] = self.next_index;
+        self.next_index += 1;
+        self.stack.push(i as u8);
+        self.on_stack |= 1 << i;
+        let mut next = graph.successors(i);
+        while next != 0 {
+            let j = next.trailing_zeros() as usize;
+            next &= next - 1;
+            if self.index[j] == u8::MAX {
+                self.visit(graph, j);
+                self.low[i] = self.low[i].min(self.low[j]);
+            } else if self.on_stack & (1 << j) != 0 {
+                self.low[i] = self.low[i].min(self.index[j]);
+            }
+        }
+        if self.low[i] == self.index[i] {
+            while let Some(j) = self.stack.pop() {
+                self.on_stack &= !(1 << j);
+                self.component[usize::from(j)] = self.next_component;
+                if usize::from(j) == i {
+                    break;
+                }
+            }
+            self.next_component += 1;
+        }
     }
 }
 

@@ -11,7 +11,7 @@ mod engine;
 mod rules;
 
 pub use check::{VariantConflict, find_variant_conflicts};
-pub use engine::{VariantVerdict, count_variant_solutions, solve_variant};
+pub use engine::{VariantCount, VariantVerdict, count_variant_solutions, solve_variant};
 pub use rules::{BoxShape, Cage, Diagonal, Puzzle, Rules, RulesError, VariantCell, VariantUnit};
 
 use std::fmt;
