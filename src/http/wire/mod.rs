@@ -15,6 +15,7 @@ pub mod conflict;
 pub mod generate;
 pub mod grade;
 pub mod hint;
+pub mod lz_string;
 pub mod problem;
 pub mod variant;
 
