@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod conflict;
+pub mod fpuzzles;
 pub mod generate;
 pub mod grade;
 pub mod hint;
