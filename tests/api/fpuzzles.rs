@@ -206,10 +206,7 @@ async fn a_7x7_jigsaw_with_odd_cells_and_a_thermometer_keeps_its_regions() {
         "{solution}"
     );
     assert!(values[0] % 2 == 1 && values[1] % 2 == 0, "{solution}");
-    assert!(
-        values[7] < values[8] && values[8] < values[9],
-        "{solution}"
-    );
+    assert!(values[7] < values[8] && values[8] < values[9], "{solution}");
 }
 
 #[tokio::test]
