@@ -1,4 +1,4 @@
-//! The `"fpuzzles"` member: a puzzle as f-puzzles (and SudokuPad, which reads its format)
+//! The `"fpuzzles"` member: a puzzle as f-puzzles (and `SudokuPad`, which reads its format)
 //! share it, read into a board and the rules the general engine takes.
 //!
 //! The string is the f-puzzles JSON itself, its lz-string `compressToBase64` form (what a
