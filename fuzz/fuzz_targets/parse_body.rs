@@ -1,37 +1,32 @@
 //! Arbitrary bytes as the body of `/solve` or `/validate`, read exactly as the server
 //! reads them: `parse_json::<BoardRequest>`, then `BoardRequest::board` for a classic
-//! board, or the board of any side and its rules for the general engine.
+//! board, or `http::puzzle::request_input` for the general engine (a board of any side and
+//! its rules, or f-puzzles data).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_service::http::ApiError;
 use sudoku_service::http::extract::parse_json;
-use sudoku_service::http::wire::{Board, BoardRequest, RulesFault, SizedBoard, read_puzzle};
+use sudoku_service::http::puzzle::request_input;
+use sudoku_service::http::wire::{Board, BoardRequest, SizedBoard};
 
 fuzz_target!(|data: &[u8]| {
     let error = match parse_json::<BoardRequest>(data) {
-        Ok(request) if request.is_variant() => {
-            let rules = request
-                .rules
-                .as_ref()
-                .map(|r| r.to_rules())
-                .unwrap_or_default();
-            match request.board.read_sized(|| "/board".to_owned()) {
-                Ok(board) => {
-                    let rendered = board.render(&board.cells);
-                    let again = SizedBoard::from_json(&rendered, "/board")
-                        .expect("a rendered board parses");
-                    assert_eq!(again, board, "render/parse round trip");
-                    match read_puzzle(&board, &rules, "/board") {
-                        Ok(_) => return,
-                        Err((error, RulesFault::Board)) => ApiError::InvalidBoard(vec![error]),
-                        Err((error, RulesFault::Rules)) => ApiError::InvalidRules(error),
-                    }
-                }
-                Err(error) => ApiError::from(error),
+        Ok(request) if request.is_variant() => match request_input(&request) {
+            Ok((board, _)) => {
+                let rendered = board.render(&board.cells);
+                let again =
+                    SizedBoard::from_json(&rendered, "/board").expect("a rendered board parses");
+                assert_eq!(again, board, "render/parse round trip");
+                return;
             }
-        }
-        Ok(request) => match request.board() {
+            Err(error) => error,
+        },
+        Ok(request) => match request
+            .check_members()
+            .map_err(ApiError::InvalidRequest)
+            .and_then(|()| request.board().map_err(ApiError::from))
+        {
             Ok(board) => {
                 // What the server would answer in the caller's form reads back the same.
                 let rendered = board.render(&board.grid);
@@ -39,20 +34,27 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(again, board, "render/parse round trip");
                 return;
             }
-            Err(error) => ApiError::from(error),
+            Err(error) => error,
         },
         Err(error) => error,
     };
     check_problem(&error);
 });
 
-/// Every rejection is a 400 problem with a stable code and a non-empty detail.
+/// Every rejection is a documented problem with a stable code and a non-empty detail: a
+/// 400, or a 422 for f-puzzles constraints the engine does not know.
 fn check_problem(error: &ApiError) {
-    assert_eq!(error.status().as_u16(), 400, "{error:?}");
     assert!(
         matches!(
-            error.code(),
-            "invalid_json" | "invalid_request" | "invalid_board" | "invalid_rules"
+            (error.status().as_u16(), error.code()),
+            (
+                400,
+                "invalid_json"
+                    | "invalid_request"
+                    | "invalid_board"
+                    | "invalid_rules"
+                    | "invalid_fpuzzles"
+            ) | (422, "unsupported_rules")
         ),
         "{error:?}"
     );

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::lines::{self, LineCommand, Options};
+use crate::http::extract::parse_json;
+use crate::http::puzzle::request_input;
+use crate::http::wire::BoardRequest;
 use sudoku::variant::{self, Puzzle, Rules, VariantVerdict};
 use sudoku::{CELLS, Grid, ParseError, Solver, Verdict};
 
@@ -20,8 +23,9 @@ const BLOCK_LINES: usize = 32;
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveArgs {
     /// Puzzle files, one puzzle per line (81 cells, `.` or `0` empty; or N×N cells for a
-    /// side N from 4 to 25, digits past 9 as `A`-`P`); stdin when none. Blank lines and
-    /// lines starting with `#` are skipped.
+    /// side N from 4 to 25, digits past 9 as `A`-`P`; or a JSON object as `/solve` takes
+    /// it, `{"board", "rules"}` or `{"fpuzzles"}`); stdin when none. Blank lines and lines
+    /// starting with `#` are skipped.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -87,8 +91,7 @@ pub(super) struct Solving {
 
 impl Solving {
     /// A line of N×N cells for another side than 9, solved by the general engine under the
-    /// classic rules of its side, with the budget scaled down by its cells as the server
-    /// scales it.
+    /// classic rules of its side.
     fn answer_other_side(&self, text: &str) -> Outcome {
         let chars: Vec<char> = text.chars().collect();
         let Some(side) = variant::side_of(chars.len()) else {
@@ -109,13 +112,29 @@ impl Solving {
                 }
             }
         }
-        let puzzle = match Puzzle::new(cells, &Rules::default()) {
-            Ok(puzzle) => puzzle,
-            Err(error) => return Outcome::Invalid(error.to_string()),
-        };
-        let budget = variant::scaled_budget(self.solver.guess_budget(), side);
+        match Puzzle::new(cells, &Rules::default()) {
+            Ok(puzzle) => self.solve_general(&puzzle),
+            Err(error) => Outcome::Invalid(error.to_string()),
+        }
+    }
+
+    /// A JSON line, `{"board", "rules"?}` or `{"fpuzzles"}` as `/solve` takes them, read as
+    /// the server reads it and solved by the general engine.
+    fn answer_json(&self, text: &str) -> Outcome {
+        match parse_json::<BoardRequest>(text.as_bytes())
+            .and_then(|request| request_input(&request))
+        {
+            Ok((_, puzzle)) => self.solve_general(&puzzle),
+            Err(error) => Outcome::Invalid(error.to_string()),
+        }
+    }
+
+    /// A puzzle solved by the general engine, with the budget scaled down by its cells as
+    /// the server scales it; the solution written as its line.
+    fn solve_general(&self, puzzle: &Puzzle) -> Outcome {
+        let budget = variant::scaled_budget(self.solver.guess_budget(), puzzle.size());
         let line = |cells: &[u8]| cells.iter().map(|&d| variant::digit_char(d)).collect();
-        match variant::solve_variant(&puzzle, budget) {
+        match variant::solve_variant(puzzle, budget) {
             Ok(VariantVerdict::Unique(cells)) => Outcome::UniqueOther(line(&cells)),
             Ok(VariantVerdict::Multiple(cells)) => Outcome::MultipleOther(line(&cells)),
             Ok(VariantVerdict::None) => Outcome::None,
@@ -145,6 +164,7 @@ impl LineCommand for Solving {
 
     fn answer_line(&self, puzzle: Result<Grid, ParseError>, text: &str) -> Outcome {
         match puzzle {
+            Err(_) if text.starts_with('{') => self.answer_json(text),
             Err(ParseError::WrongLength(count))
                 if variant::side_of(count).is_some_and(|side| side != 9) =>
             {

@@ -41,6 +41,18 @@ pub enum ApiError {
          size from 4x4 to 25x25 and the variant rules"
     )]
     UnsupportedRules(&'static str),
+    /// The `fpuzzles` member is no f-puzzles data (broken JSON or base64, a member of the
+    /// wrong shape, rules that do not fit the grid); the error points at the member.
+    #[error("{0}")]
+    InvalidFpuzzles(BoardError),
+    /// The f-puzzles data has constraints the general engine does not know: their names.
+    #[error(
+        "the f-puzzles constraints {} are not supported; the general engine takes killer cages, \
+         jigsaw regions, diagonals, extra regions, anti-knight, anti-king, odd and even cells \
+         and thermometers",
+        .0.join(", ")
+    )]
+    UnsupportedConstraints(Vec<String>),
     /// A query parameter (or a body field such as `/explain`'s `max_steps`) is unknown,
     /// repeated, or has a value it cannot take.
     #[error("{0}")]
@@ -124,6 +136,7 @@ impl ApiError {
             | ApiError::InvalidRequest(_)
             | ApiError::InvalidBoard(_)
             | ApiError::InvalidRules(_)
+            | ApiError::InvalidFpuzzles(_)
             | ApiError::InvalidParameter(_)
             | ApiError::InvalidHost(_) => StatusCode::BAD_REQUEST,
             ApiError::UnsupportedTransferCoding(_) => StatusCode::NOT_IMPLEMENTED,
@@ -136,6 +149,7 @@ impl ApiError {
             ApiError::NoSolution(_)
             | ApiError::MultipleSolutions(_)
             | ApiError::UnsupportedRules(_)
+            | ApiError::UnsupportedConstraints(_)
             | ApiError::GivensChanged(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
@@ -155,7 +169,10 @@ impl ApiError {
             ApiError::InvalidRequest(_) => "invalid_request",
             ApiError::InvalidBoard(_) => "invalid_board",
             ApiError::InvalidRules(_) => "invalid_rules",
-            ApiError::UnsupportedRules(_) => "unsupported_rules",
+            ApiError::UnsupportedRules(_) | ApiError::UnsupportedConstraints(_) => {
+                "unsupported_rules"
+            }
+            ApiError::InvalidFpuzzles(_) => "invalid_fpuzzles",
             ApiError::InvalidParameter(_) => "invalid_parameter",
             ApiError::InvalidHost(_) => "invalid_host",
             ApiError::UnsupportedTransferCoding(_) => "unsupported_transfer_coding",
@@ -191,9 +208,9 @@ impl ApiError {
                 ApiError::InvalidBoard(errors) | ApiError::GivensChanged(errors) => {
                     Some(errors.clone())
                 }
-                ApiError::InvalidRequest(error) | ApiError::InvalidRules(error) => {
-                    Some(vec![error.clone()])
-                }
+                ApiError::InvalidRequest(error)
+                | ApiError::InvalidRules(error)
+                | ApiError::InvalidFpuzzles(error) => Some(vec![error.clone()]),
                 _ => None,
             },
             conflicts: match self {

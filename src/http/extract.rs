@@ -310,7 +310,7 @@ mod tests {
         assert_eq!(error.pointer, "/a~1b~0");
         assert_eq!(
             error.message,
-            r#"unknown member "a/b~", expected "board" or "rules""#
+            r#"unknown member "a/b~", expected one of "board", "rules", "fpuzzles""#
         );
         let Err(ApiError::InvalidRequest(error)) =
             parse_json::<crate::http::wire::BatchRequest>(br#"{"boards": 5}"#)

@@ -15,17 +15,17 @@ use super::extract::{JsonBody, QueryPairs};
 use super::generator::{Generator, draw_seed};
 use super::language::{AcceptLanguage, ContentLanguage};
 use super::pool::SolverPool;
+use super::puzzle::{batch_input, checked_rules, request_input};
 use super::readiness::Readiness;
 use super::state::Limits;
 use super::wire::{
     BatchFailure, BatchRequest, Board, BoardError, BoardRequest, ExplainRequest, ExplainResponse,
     GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, HintWords,
-    MAX_BATCH_BOARDS, RulesBody, RulesFault, SizedBoard, SolveResponse, StageBody, StatusBody,
-    StepBody, ValidateResponse, WireBoard, conflict_bodies, given_changed, is_other_size,
-    read_max_steps, read_puzzle, variant_conflict_bodies,
+    MAX_BATCH_BOARDS, SizedBoard, SolveResponse, StageBody, StatusBody, StepBody, ValidateResponse,
+    conflict_bodies, given_changed, is_other_size, read_max_steps, variant_conflict_bodies,
 };
 use sudoku::messages::{describe, describe_path, describe_reasons, describe_stages, render};
-use sudoku::variant::{Puzzle, Rules, VariantVerdict, find_variant_conflicts, solve_variant};
+use sudoku::variant::{Puzzle, VariantVerdict, find_variant_conflicts, solve_variant};
 use sudoku::{
     GradeError, GradeOptions, Grid, HintError, HintOptions, Report, Verdict, find_conflicts,
 };
@@ -38,9 +38,9 @@ pub(super) async fn solve(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Response, ApiError> {
+    request.check_members().map_err(ApiError::InvalidRequest)?;
     if request.is_variant() {
-        let rules = checked_rules(request.rules.as_ref())?.unwrap_or_default();
-        let (board, puzzle) = variant_input(&request.board, &rules, || "/board".to_owned())?;
+        let (board, puzzle) = request_input(&request)?;
         let answer = pool
             .run(move |solver| variant_solution(solver, &board, &puzzle))
             .await??;
@@ -66,31 +66,6 @@ fn solution(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
             &board.grid,
         )))),
     }
-}
-
-/// The rules of a request, checked for what they must be on any board.
-fn checked_rules(rules: Option<&RulesBody>) -> Result<Option<Rules>, ApiError> {
-    rules
-        .map(|rules| {
-            rules.check_shape().map_err(ApiError::InvalidRules)?;
-            Ok(rules.to_rules())
-        })
-        .transpose()
-}
-
-/// A board of any size and its rules, read and checked for the general engine; board
-/// errors are located under `pointer`.
-fn variant_input(
-    board: &WireBoard,
-    rules: &Rules,
-    pointer: impl Fn() -> String,
-) -> Result<(SizedBoard, Puzzle), ApiError> {
-    let sized = board.read_sized(&pointer)?;
-    let puzzle = read_puzzle(&sized, rules, &pointer()).map_err(|(error, fault)| match fault {
-        RulesFault::Board => ApiError::InvalidBoard(vec![error]),
-        RulesFault::Rules => ApiError::InvalidRules(error),
-    })?;
-    Ok((sized, puzzle))
 }
 
 /// The guesses the general engine may take on a board: the solver's, scaled to its side.
@@ -150,14 +125,12 @@ pub(super) async fn solve_batch(
         .map_parts(request.boards, move |solver, first, boards| {
             let mut json = Vec::with_capacity(boards.len() * BATCH_RESULT_BYTES);
             for (i, board) in (first..).zip(boards) {
-                if rules.is_some() || board.is_other_size() {
+                if rules.is_some() || board.is_other_size() || board.fpuzzles_entry().is_some() {
                     if i > 0 {
                         json.push(b',');
                     }
-                    let pointer = || format!("/boards/{i}");
-                    let answer =
-                        variant_input(board, rules.as_ref().unwrap_or(&Rules::default()), pointer)
-                            .and_then(|(board, puzzle)| variant_solution(solver, &board, &puzzle));
+                    let answer = batch_input(board, rules.as_ref(), i)
+                        .and_then(|(board, puzzle)| variant_solution(solver, &board, &puzzle));
                     match answer {
                         Ok(solved) => write_json(&mut json, &solved)?,
                         Err(error) => write_json(
@@ -217,9 +190,9 @@ pub(super) async fn validate(
     State(pool): State<Arc<SolverPool>>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
+    request.check_members().map_err(ApiError::InvalidRequest)?;
     if request.is_variant() {
-        let rules = checked_rules(request.rules.as_ref())?.unwrap_or_default();
-        let (_, puzzle) = variant_input(&request.board, &rules, || "/board".to_owned())?;
+        let (_, puzzle) = request_input(&request)?;
         return Ok(Json(
             pool.run(move |solver| variant_report(solver, &puzzle))
                 .await??,
@@ -260,6 +233,7 @@ pub(super) async fn grade(
     State(limits): State<Limits>,
     JsonBody(request): JsonBody<BoardRequest>,
 ) -> Result<Json<GradeResponse>, ApiError> {
+    request.check_members().map_err(ApiError::InvalidRequest)?;
     if request.is_variant() {
         return Err(ApiError::UnsupportedRules("grading"));
     }

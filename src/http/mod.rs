@@ -34,6 +34,7 @@ pub mod limit;
 pub mod metrics;
 pub mod page;
 pub mod pool;
+pub mod puzzle;
 pub mod readiness;
 pub mod state;
 pub mod wire;

@@ -10,6 +10,7 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use sudoku::{Grid, Report, Solver, Verdict, find_conflicts, is_solved};
 use sudoku_service::http::extract::parse_json;
+use sudoku_service::http::puzzle::request_input;
 use sudoku_service::http::wire::{BatchRequest, Board, BoardRequest, MAX_BATCH_BOARDS};
 
 use crate::helpers::*;
@@ -193,6 +194,9 @@ fn check_board_answer(route: &str, body: &[u8], answer: &Answer) -> Result<(), S
     let Ok(request) = parse_json::<BoardRequest>(body) else {
         return check_refused(answer);
     };
+    if request.fpuzzles.is_some() {
+        return check_fpuzzles_answer(&request, answer);
+    }
     let Ok(board) = request.board() else {
         return check_refused(answer);
     };
@@ -206,6 +210,21 @@ fn check_board_answer(route: &str, body: &[u8], answer: &Answer) -> Result<(), S
     let sent: Value = serde_json::from_slice(body).map_err(|err| err.to_string())?;
     let form = form_of(&sent["board"]);
     check_solved(&board.grid, form, answer.status.as_u16(), &answer.body)
+}
+
+/// Checks the answer to an f-puzzles body against the server's own reading of the data:
+/// the problem it finds, or an answer (a solution, a report, or `no_solution`).
+fn check_fpuzzles_answer(request: &BoardRequest, answer: &Answer) -> Result<(), String> {
+    match request_input(request) {
+        Err(error) => answer
+            .problem_fault(error.status().as_u16(), error.code())
+            .map_or(Ok(()), Err),
+        Ok(_) if answer.status == StatusCode::OK || answer.body["code"] == "no_solution" => Ok(()),
+        Ok(_) => Err(format!(
+            "expected an answer, found {:?}",
+            status_and_code(answer)
+        )),
+    }
 }
 
 /// Checks the answer to a `/solve/batch` body against the server's own reading of it.

@@ -9,6 +9,7 @@ mod adversarial;
 mod batch;
 mod connections;
 mod errors;
+mod fpuzzles;
 mod fuzz;
 mod generate;
 mod grade;

@@ -224,3 +224,47 @@ fn lines_of_other_sides_are_solved_under_their_classic_rules() {
         "invalid cell '5' at r1c1 (character 1 of 16): a 4x4 board takes digits 1 to 4 (past 9 as letters from A), \".\" or \"0\""
     );
 }
+
+#[test]
+fn a_json_line_is_solved_by_the_general_engine_with_its_rules() {
+    // A 4x4 killer whose first cage forces 1 and 2, as /solve takes it; the same puzzle as
+    // f-puzzles JSON; an unsupported f-puzzles constraint; a malformed rules line.
+    let rules = r#"{"board": "................", "rules": {"cages": [{"sum": 3, "cells": [{"row": 0, "col": 0}, {"row": 0, "col": 1}]}], "diagonals": ["main", "anti"]}}"#;
+    let grid = vec![vec![serde_json::json!({}); 4]; 4];
+    let fpuzzles = serde_json::json!({"size": 4, "grid": grid, "killercage": [{"cells": ["R1C1", "R1C2"], "value": "3"}], "diagonal+": true, "diagonal-": true}).to_string();
+    let fpuzzles_line = serde_json::json!({ "fpuzzles": fpuzzles }).to_string();
+    let arrow = serde_json::json!({"fpuzzles": serde_json::json!({"size": 4, "grid": vec![vec![serde_json::json!({}); 4]; 4], "arrow": [{"lines": [["R1C1", "R1C2"]]}]}).to_string()}).to_string();
+    let input = format!("{rules}\n{fpuzzles_line}\n{arrow}\n{{\"board\": 5}}\n{PUZZLE}\n");
+    let output = run_with_stdin(&["solve", "--json"], &input);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let records: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let statuses: Vec<&str> = records
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["multiple", "multiple", "invalid", "invalid", "unique"]
+    );
+    for record in &records[..2] {
+        let solution: Vec<char> = record["solution"].as_str().unwrap().chars().collect();
+        assert_eq!(solution.len(), 16);
+        let digit = |i: usize| solution[i].to_digit(10).unwrap();
+        assert_eq!(digit(0) + digit(1), 3, "{record}");
+        let main: std::collections::BTreeSet<u32> = (0..4).map(|i| digit(i * 5)).collect();
+        let anti: std::collections::BTreeSet<u32> = (0..4).map(|i| digit(i * 3 + 3)).collect();
+        assert_eq!((main.len(), anti.len()), (4, 4), "{record}");
+    }
+    assert!(
+        records[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("constraints arrow are not supported"),
+        "{}",
+        records[2]
+    );
+    assert_eq!(records[4]["solution"], SOLUTION);
+}

@@ -286,6 +286,17 @@ impl WireBoard {
         matches!(self, WireBoard::Other(value) if super::is_other_size(value))
     }
 
+    /// The members of a batch entry that is f-puzzles data (`{"fpuzzles": F}`) rather
+    /// than a board.
+    pub fn fpuzzles_entry(&self) -> Option<&serde_json::Map<String, Value>> {
+        match self {
+            WireBoard::Other(Value::Object(members)) if members.contains_key("fpuzzles") => {
+                Some(members)
+            }
+            _ => None,
+        }
+    }
+
     /// The board as sent, for the general engine: any side.
     ///
     /// # Errors

@@ -12,9 +12,11 @@
 
 pub mod board;
 pub mod conflict;
+pub mod fpuzzles;
 pub mod generate;
 pub mod grade;
 pub mod hint;
+pub mod lz_string;
 pub mod problem;
 pub mod variant;
 
@@ -39,30 +41,65 @@ use sudoku::{Grid, Report};
 /// Most boards one `/solve/batch` request may carry.
 pub const MAX_BATCH_BOARDS: usize = 1000;
 
-/// `{"board": B, "rules"?: R}`: the body of `/solve`, `/validate` and `/grade`.
+/// `{"board": B, "rules"?: R}` or `{"fpuzzles": F}`: the body of `/solve`, `/validate` and
+/// `/grade`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardRequest {
     /// The board in any of the three wire forms, the plain line already read into its grid.
-    pub board: WireBoard,
+    #[serde(default, deserialize_with = "variant::present")]
+    pub board: Option<WireBoard>,
     /// Rules beside the classic ones of the board's size, when there are any.
     #[serde(default, deserialize_with = "variant::present")]
     pub rules: Option<RulesBody>,
+    /// The puzzle as f-puzzles shares it, instead of `board` and `rules`.
+    #[serde(default, deserialize_with = "variant::present")]
+    pub fpuzzles: Option<String>,
 }
 
 impl BoardRequest {
+    /// Checks that the body holds one puzzle: a board (with rules or not), or f-puzzles
+    /// data, which carries its own rules.
+    ///
+    /// # Errors
+    /// A [`BoardError`] for `invalid_request`, pointing at the member at fault.
+    pub fn check_members(&self) -> Result<(), BoardError> {
+        match (&self.board, &self.rules, &self.fpuzzles) {
+            (Some(_), _, Some(_)) => Err(BoardError::whole(
+                "/fpuzzles",
+                "send either \"board\" (with \"rules\" if any) or \"fpuzzles\", not both",
+            )),
+            (None, Some(_), Some(_)) => Err(BoardError::whole(
+                "/rules",
+                "\"rules\" cannot go with \"fpuzzles\": the f-puzzles data carries its own rules",
+            )),
+            (None, _, None) => Err(missing_board()),
+            _ => Ok(()),
+        }
+    }
+
     /// The board sent, as [`Board::from_json`] reads it.
     ///
     /// # Errors
-    /// A [`BoardError`] located under `/board`.
+    /// A [`BoardError`] located under `/board`, or saying that there is no board.
     pub fn board(&self) -> Result<Board, BoardError> {
-        self.board.read(|| "/board".to_owned())
+        self.board
+            .as_ref()
+            .ok_or_else(missing_board)?
+            .read(|| "/board".to_owned())
     }
 
-    /// Whether this request is for the general engine: rules, or a side other than 9.
+    /// Whether this request is for the general engine: f-puzzles data, rules, or a side
+    /// other than 9.
     pub fn is_variant(&self) -> bool {
-        self.rules.is_some() || self.board.is_other_size()
+        self.fpuzzles.is_some()
+            || self.rules.is_some()
+            || self.board.as_ref().is_some_and(WireBoard::is_other_size)
     }
+}
+
+fn missing_board() -> BoardError {
+    BoardError::whole("/board", "missing member \"board\" (or \"fpuzzles\")")
 }
 
 /// `{"boards": [B, ...], "rules"?: R}`: the body of `/solve/batch`; the rules, when given,
