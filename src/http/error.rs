@@ -10,6 +10,7 @@ use prometheus_client::metrics::counter::Counter;
 use super::wire::{BoardError, ConflictBody, ParameterError, Problem};
 use crate::config::RETRY_AFTER_SECS;
 use sudoku::GenerateError;
+use sudoku::variant::VariantGenerateError;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -92,6 +93,9 @@ pub enum ApiError {
     /// attempts; another try (without a seed, or with another one) may find one.
     #[error("{0}; retry without a seed (or with another one), or ask for another difficulty")]
     GenerateLimit(GenerateError),
+    /// A puzzle of another size or a variant was not finished within the deadline.
+    #[error("{0}; retry, or ask for a smaller size")]
+    VariantGenerateLimit(VariantGenerateError),
     /// The solver's safety budget ran out: this is not a proof that no solution exists.
     #[error("the search gave up after {0} guesses; this does not prove the puzzle unsolvable")]
     SearchLimit(u64),
@@ -153,6 +157,7 @@ impl ApiError {
             | ApiError::GivensChanged(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
+            | ApiError::VariantGenerateLimit(_)
             | ApiError::Overloaded
             | ApiError::ConnectionsFull
             | ApiError::NotReady => StatusCode::SERVICE_UNAVAILABLE,
@@ -183,7 +188,9 @@ impl ApiError {
             ApiError::NoSolution(_) => "no_solution",
             ApiError::MultipleSolutions(_) => "multiple_solutions",
             ApiError::GivensChanged(_) => "givens_changed",
-            ApiError::SearchLimit(_) | ApiError::GenerateLimit(_) => "search_limit",
+            ApiError::SearchLimit(_)
+            | ApiError::GenerateLimit(_)
+            | ApiError::VariantGenerateLimit(_) => "search_limit",
             ApiError::Overloaded | ApiError::ConnectionsFull => "overloaded",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::RateLimited { .. } => "rate_limited",
@@ -237,6 +244,22 @@ impl From<ParameterError> for ApiError {
     }
 }
 
+impl From<VariantGenerateError> for ApiError {
+    fn from(error: VariantGenerateError) -> Self {
+        match error {
+            // The query is checked first, so no size or variant the generator refuses
+            // reaches it; should one, the caller hears which parameter.
+            VariantGenerateError::Unsupported(message) => {
+                ApiError::InvalidParameter(ParameterError {
+                    parameter: "size".to_owned(),
+                    message,
+                })
+            }
+            VariantGenerateError::Stopped => ApiError::VariantGenerateLimit(error),
+        }
+    }
+}
+
 impl From<GenerateError> for ApiError {
     fn from(error: GenerateError) -> Self {
         ApiError::GenerateLimit(error)
@@ -273,7 +296,10 @@ impl IntoResponse for ApiError {
         // A generator that ran out of time may well find a puzzle on the next try, and a
         // full pool frees up within a second or so: both say when to come back.
         match self {
-            ApiError::Overloaded | ApiError::ConnectionsFull | ApiError::GenerateLimit(_) => {
+            ApiError::Overloaded
+            | ApiError::ConnectionsFull
+            | ApiError::GenerateLimit(_)
+            | ApiError::VariantGenerateLimit(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
             }
             ApiError::RateLimited {

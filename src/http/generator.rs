@@ -25,6 +25,7 @@ use tokio::sync::Notify;
 
 use super::pool::{PoolError, SolverPool};
 use super::readiness::Readiness;
+use sudoku::variant::{GeneratedVariant, VariantGenerateError, VariantOptions, generate_variant};
 use sudoku::{GenerateError, GenerateOptions, Generated, generate};
 
 /// How long one background job may search for a puzzle: long enough for the rarest
@@ -115,6 +116,21 @@ impl Generator {
     ) -> Result<Result<Generated, GenerateError>, PoolError> {
         self.pool
             .run(move |_| generate(&options, &mut || Instant::now() < deadline))
+            .await
+    }
+
+    /// A puzzle of another size or a variant, made on the pool within `deadline` (never
+    /// from stock: these are asked for rarely enough that each is made to order).
+    ///
+    /// # Errors
+    /// The pool's error when it has no slot, or the generator's when the deadline passes.
+    pub async fn generate_variant(
+        &self,
+        options: VariantOptions,
+        deadline: Instant,
+    ) -> Result<Result<GeneratedVariant, VariantGenerateError>, PoolError> {
+        self.pool
+            .run(move |_| generate_variant(&options, &mut || Instant::now() < deadline))
             .await
     }
 

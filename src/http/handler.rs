@@ -362,9 +362,15 @@ pub(super) async fn generate(
     // From the request's arrival, so that time spent waiting for a slot counts too.
     let deadline = Instant::now() + limits.generate_deadline;
     let query = GenerateQuery::from_pairs(&pairs)?;
-    let options = query.options(query.seed.unwrap_or_else(draw_seed));
+    let seed = query.seed.unwrap_or_else(draw_seed);
+    if !query.is_classic() {
+        let made = generator
+            .generate_variant(query.variant_options(seed), deadline)
+            .await??;
+        return Ok(Json(GenerateResponse::of_variant(&made, &query)));
+    }
     let made = generator
-        .generate(options, query.seed.is_some(), deadline)
+        .generate(query.options(seed), query.seed.is_some(), deadline)
         .await??;
     Ok(Json(GenerateResponse::new(&made, query.form)))
 }

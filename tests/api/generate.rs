@@ -65,9 +65,37 @@ fn assert_generated(body: &Value, asked: Option<Difficulty>, symmetry: Symmetry,
         .collect();
     assert_eq!(
         keys.len(),
-        7,
-        "{case}: puzzle, solution, difficulty, rating, seed, clues, symmetry: {keys:?}"
+        8,
+        "{case}: puzzle, solution, difficulty, rating, seed, clues, symmetry, size: {keys:?}"
     );
+    assert_eq!(body["size"], 9, "{case}");
+}
+
+/// Checks a `/generate` answer of another size or a variant through `/solve`, which the
+/// engine answers independently of the generator: one solution, the one sent, the clues
+/// kept and counted, the rules sent back as `/solve` takes them.
+async fn assert_generated_variant(app: &axum::Router, body: &Value, size: usize, case: &str) {
+    assert_eq!(body["size"], size, "{case}");
+    assert!(
+        body.get("difficulty").is_none() && body.get("rating").is_none(),
+        "{case}"
+    );
+    let puzzle = body["puzzle"].as_str().expect("a string board");
+    let solution = body["solution"].as_str().expect("a string board");
+    assert_eq!(puzzle.chars().count(), size * size, "{case}");
+    let mut request = json!({"board": puzzle});
+    if let Some(rules) = body.get("rules") {
+        request["rules"] = rules.clone();
+    }
+    let solved = post_json(app, "/solve", &request).await;
+    assert_eq!(solved.status, StatusCode::OK, "{case}: {:?}", solved.body);
+    assert_eq!(solved.body["solution"], solution, "{case}");
+    assert_eq!(solved.body["unique"], true, "{case}");
+    let clues = puzzle.chars().filter(|&c| c != '.').count();
+    assert_eq!(body["clues"], clues, "{case}");
+    for (given, solved) in puzzle.chars().zip(solution.chars()) {
+        assert!(given == '.' || given == solved, "{case}: clues kept");
+    }
 }
 
 /// The form an answer's boards are in: `string`, `chars` or `numbers`.
@@ -250,6 +278,14 @@ async fn generate_names_each_bad_parameter() {
         ("seed=1&seed=2", "seed"),
         ("difficulty=easy&difficulty=hard", "difficulty"),
         ("s%C3%A9ed=1", "séed"),
+        ("size=7", "size"),
+        ("size=09", "size"),
+        ("size=26", "size"),
+        ("size=", "size"),
+        ("variant=sandwich", "variant"),
+        ("variant=killer&size=16", "variant"),
+        ("size=16&difficulty=easy", "difficulty"),
+        ("variant=jigsaw&minimal=true", "minimal"),
     ] {
         let answer = get(&app, &format!("/generate?{query}")).await;
         answer.assert_problem(400, "invalid_parameter", query);
@@ -302,6 +338,97 @@ async fn generate_gives_up_at_its_deadline_with_search_limit() {
         StatusCode::OK,
         "the first attempt always runs"
     );
+}
+
+#[tokio::test]
+async fn generate_makes_every_small_size_and_each_variant() {
+    let app = app_with(&patient());
+    for (query, size) in [
+        ("size=4&seed=3", 4),
+        ("size=6&seed=3&symmetry=rotational", 6),
+        ("size=8&seed=3", 8),
+        ("size=10&seed=3", 10),
+        ("size=12&seed=5", 12),
+        ("variant=jigsaw&seed=3", 9),
+        ("variant=killer&seed=3", 9),
+        ("variant=diagonal&seed=3&symmetry=mirror", 9),
+        ("variant=windoku&seed=3", 9),
+        ("variant=classic&size=9&seed=4", 9),
+    ] {
+        let answer = get(&app, &format!("/generate?{query}")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{query}: {:?}", answer.body);
+        if query.contains("classic") {
+            assert_generated(&answer.body, None, Symmetry::None, query);
+            continue;
+        }
+        assert_generated_variant(&app, &answer.body, size, query).await;
+        let rules = &answer.body["rules"];
+        let variant = query
+            .strip_prefix("variant=")
+            .and_then(|rest| rest.split('&').next());
+        match variant.unwrap_or("classic") {
+            "jigsaw" => assert_eq!(rules["regions"].as_array().map(Vec::len), Some(9)),
+            "killer" => {
+                let cells: usize = rules["cages"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|cage| {
+                        assert!(cage["sum"].is_u64(), "{cage}");
+                        cage["cells"].as_array().unwrap().len()
+                    })
+                    .sum();
+                assert_eq!(cells, 81, "the cages cover the grid");
+                assert!(answer.body["clues"].as_u64().unwrap() < 20);
+            }
+            "diagonal" => assert_eq!(rules["diagonals"], json!(["main", "anti"])),
+            "windoku" => assert_eq!(rules["extra_regions"].as_array().map(Vec::len), Some(4)),
+            _ => assert!(answer.body.get("rules").is_none(), "{query}: classic rules"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn other_sizes_and_variants_come_back_the_same_for_a_seed_in_each_form() {
+    let app = app_with(&patient());
+    let first = get(&app, "/generate?variant=killer&seed=77").await;
+    let again = get(&app, "/generate?variant=killer&seed=77").await;
+    assert_eq!(first.body, again.body);
+    assert_eq!(first.body["seed"], "77");
+    let line = get(&app, "/generate?size=6&seed=8").await;
+    let line = line.body["puzzle"].as_str().unwrap().to_owned();
+    let numbers = get(&app, "/generate?size=6&seed=8&form=numbers").await;
+    let rows = numbers.body["puzzle"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    let flat: String = rows
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter())
+        .map(|cell| match cell.as_u64().unwrap() {
+            0 => '.',
+            digit => char::from_digit(digit as u32, 10).unwrap(),
+        })
+        .collect();
+    assert_eq!(flat, line);
+    let sixteen = get(&app, "/generate?size=16&seed=8&form=chars").await;
+    assert_eq!(sixteen.status, StatusCode::OK, "{:?}", sixteen.body);
+    let letters = sixteen.body["solution"].as_array().unwrap();
+    assert!(
+        letters
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+            .any(|c| c == "G")
+    );
+}
+
+#[tokio::test]
+async fn a_large_puzzle_past_the_deadline_is_search_limit_with_retry_after() {
+    let app = app_with(&Config {
+        generate_deadline: 0,
+        ..Config::default()
+    });
+    let answer = get(&app, "/generate?size=25&seed=1").await;
+    answer.assert_problem(503, "search_limit", "deadline 0");
+    assert_eq!(answer.headers["retry-after"], "1");
 }
 
 // --- /grade and /generate: methods, the pool, metrics, a real socket --------------------

@@ -14,7 +14,10 @@ use sudoku::variant::{Puzzle, Rules, char_digit, count_variant_solutions, side_o
 mod common;
 
 fn budget() -> u64 {
-    std::env::var("VARIANT_BUDGET").ok().and_then(|b| b.parse().ok()).unwrap_or(10_000_000)
+    std::env::var("VARIANT_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(10_000_000)
 }
 
 fn main() {

@@ -8,7 +8,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::board::{BoardFormat, render};
+use sudoku::variant::{GeneratedVariant, VariantKind, VariantOptions};
 use sudoku::{Difficulty, GenerateOptions, Generated, Symmetry};
+
+use super::variant::{render_sized, rules_value};
 
 /// Attempts one `/generate` may make: no count bounds the search, the deadline does. The
 /// core's default of 1,000 is short of the rarest kinds (one mirror-symmetric extreme
@@ -16,7 +19,18 @@ use sudoku::{Difficulty, GenerateOptions, Generated, Symmetry};
 pub const MAX_ATTEMPTS: u32 = u32::MAX;
 
 /// The names `/generate` takes, in the order the spec lists them.
-pub const GENERATE_PARAMETERS: [&str; 5] = ["difficulty", "seed", "symmetry", "form", "minimal"];
+pub const GENERATE_PARAMETERS: [&str; 7] = [
+    "difficulty",
+    "seed",
+    "symmetry",
+    "form",
+    "minimal",
+    "size",
+    "variant",
+];
+
+/// The sides `/generate?size=` takes: those with boxes.
+pub const GENERATE_SIZES: [usize; 10] = [4, 6, 8, 9, 10, 12, 15, 16, 20, 25];
 
 /// A query parameter that is unknown, repeated, or has a value it cannot take.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +60,10 @@ pub struct GenerateQuery {
     pub form: BoardFormat,
     /// Whether the puzzle must be minimal (default `true`).
     pub minimal: bool,
+    /// The side (default 9).
+    pub size: usize,
+    /// The rules beside rows, columns and boxes (default classic).
+    pub variant: VariantKind,
 }
 
 impl Default for GenerateQuery {
@@ -56,6 +74,8 @@ impl Default for GenerateQuery {
             symmetry: Symmetry::None,
             form: BoardFormat::String,
             minimal: true,
+            size: 9,
+            variant: VariantKind::Classic,
         }
     }
 }
@@ -91,10 +111,62 @@ impl GenerateQuery {
                 "seed" => query.seed = Some(parse_seed(value).map_err(error)?),
                 "symmetry" => query.symmetry = value.parse().map_err(|e| error(format!("{e}")))?,
                 "form" => query.form = parse_form(value).map_err(error)?,
+                "size" => query.size = parse_size(value).map_err(error)?,
+                "variant" => query.variant = parse_variant(value).map_err(error)?,
                 _ => query.minimal = parse_bool(value).map_err(error)?,
             }
         }
+        query.check_combination(&seen)?;
         Ok(query)
+    }
+
+    /// Whether this asks for a classic 9x9 puzzle, graded, from the classic generator.
+    pub fn is_classic(&self) -> bool {
+        self.size == 9 && self.variant == VariantKind::Classic
+    }
+
+    /// Variants are 9x9; grading and `minimal` are the classic generator's.
+    fn check_combination(&self, seen: &[&str]) -> Result<(), ParameterError> {
+        let refuse = |parameter: &str, message: String| ParameterError {
+            parameter: parameter.to_owned(),
+            message,
+        };
+        if self.variant != VariantKind::Classic && self.size != 9 {
+            return Err(refuse(
+                "variant",
+                format!(
+                    "variant {:?} is 9x9 only; size {} takes variant classic",
+                    self.variant.as_str(),
+                    self.size
+                ),
+            ));
+        }
+        if self.is_classic() {
+            return Ok(());
+        }
+        for parameter in ["difficulty", "minimal"] {
+            if seen.contains(&parameter) {
+                return Err(refuse(
+                    parameter,
+                    format!(
+                        "{parameter} is for classic 9x9 puzzles only; puzzles of other sizes \
+                         and variants are made as sparse as a quick uniqueness check allows, \
+                         and are not graded"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The general generator's options for this query, starting from `seed`.
+    pub fn variant_options(&self, seed: u64) -> VariantOptions {
+        VariantOptions {
+            size: self.size,
+            kind: self.variant,
+            symmetry: self.symmetry,
+            seed,
+        }
     }
 
     /// The generator's options for this query, starting from `seed`.
@@ -125,6 +197,27 @@ fn parse_form(value: &str) -> Result<BoardFormat, String> {
         .ok_or_else(|| format!("unknown form {value:?}: expected one of string, chars, numbers"))
 }
 
+fn parse_size(value: &str) -> Result<usize, String> {
+    value
+        .parse()
+        .ok()
+        .filter(|size: &usize| GENERATE_SIZES.contains(size) && size.to_string() == value)
+        .ok_or_else(|| {
+            let sizes: Vec<String> = GENERATE_SIZES.iter().map(ToString::to_string).collect();
+            format!("size {value:?} is not one of {}", sizes.join(", "))
+        })
+}
+
+fn parse_variant(value: &str) -> Result<VariantKind, String> {
+    VariantKind::from_name(value).ok_or_else(|| {
+        let names: Vec<&str> = VariantKind::ALL.iter().map(|kind| kind.as_str()).collect();
+        format!(
+            "unknown variant {value:?}: expected one of {}",
+            names.join(", ")
+        )
+    })
+}
+
 fn parse_bool(value: &str) -> Result<bool, String> {
     match value {
         "true" => Ok(true),
@@ -140,10 +233,12 @@ pub struct GenerateResponse {
     pub puzzle: Value,
     /// Its one solution, in the same form.
     pub solution: Value,
-    /// The puzzle's difficulty.
-    pub difficulty: &'static str,
-    /// Its SE rating, one decimal.
-    pub rating: f64,
+    /// The puzzle's difficulty (classic 9x9 puzzles only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<&'static str>,
+    /// Its SE rating, one decimal (classic 9x9 puzzles only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
     /// The seed that makes this puzzle again at once (with the same difficulty, symmetry
     /// and minimal), as a decimal string: 64 bits are more than a JavaScript number holds.
     pub seed: String,
@@ -151,6 +246,12 @@ pub struct GenerateResponse {
     pub clues: usize,
     /// The symmetry of the clues.
     pub symmetry: &'static str,
+    /// The side of the board.
+    pub size: usize,
+    /// The rules beside the size's rows, columns and boxes, as `/solve` takes them; absent
+    /// for a classic puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Value>,
 }
 
 impl GenerateResponse {
@@ -159,11 +260,29 @@ impl GenerateResponse {
         GenerateResponse {
             puzzle: render(&made.puzzle, form),
             solution: render(&made.solution, form),
-            difficulty: made.grade.difficulty.as_str(),
-            rating: made.grade.rating.value(),
+            difficulty: Some(made.grade.difficulty.as_str()),
+            rating: Some(made.grade.rating.value()),
             seed: made.seed.to_string(),
             clues: made.clues,
             symmetry: made.symmetry.as_str(),
+            size: 9,
+            rules: None,
+        }
+    }
+
+    /// The answer for a puzzle of another size or a variant, made for `query`.
+    pub fn of_variant(made: &GeneratedVariant, query: &GenerateQuery) -> GenerateResponse {
+        let rules = rules_value(&made.rules);
+        GenerateResponse {
+            puzzle: render_sized(&made.puzzle, made.size, query.form),
+            solution: render_sized(&made.solution, made.size, query.form),
+            difficulty: None,
+            rating: None,
+            seed: made.seed.to_string(),
+            clues: made.clues,
+            symmetry: query.symmetry.as_str(),
+            size: made.size,
+            rules: (!rules.as_object().is_some_and(serde_json::Map::is_empty)).then_some(rules),
         }
     }
 }
@@ -205,6 +324,8 @@ mod tests {
                 symmetry: Symmetry::Diagonal,
                 form: BoardFormat::Numbers,
                 minimal: false,
+                size: 9,
+                variant: VariantKind::Classic,
             }
         );
         let options = query.options(7);
@@ -226,6 +347,13 @@ mod tests {
             (vec![("minimal", "1")], "minimal"),
             (vec![("dificulty", "hard")], "dificulty"),
             (vec![("seed", "1"), ("seed", "2")], "seed"),
+            (vec![("size", "7")], "size"),
+            (vec![("size", "09")], "size"),
+            (vec![("size", "26")], "size"),
+            (vec![("variant", "sandwich")], "variant"),
+            (vec![("variant", "killer"), ("size", "16")], "variant"),
+            (vec![("size", "16"), ("difficulty", "easy")], "difficulty"),
+            (vec![("variant", "jigsaw"), ("minimal", "true")], "minimal"),
         ] {
             let err = refused(&query);
             assert_eq!(err.parameter, name, "{query:?}: {err}");

@@ -279,6 +279,71 @@ impl RulesBody {
     }
 }
 
+/// The rules as the `"rules"` member says them, with only the members that hold
+/// something (an empty object for the classic rules).
+pub fn rules_value(rules: &Rules) -> Value {
+    let cell = |c: &VariantCell| serde_json::json!({"row": c.row, "col": c.col});
+    let list = |cells: &[VariantCell]| Value::Array(cells.iter().map(cell).collect());
+    let mut body = serde_json::Map::new();
+    if let Some(shape) = rules.box_shape {
+        body.insert(
+            "box".into(),
+            serde_json::json!({"rows": shape.rows, "cols": shape.cols}),
+        );
+    }
+    if let Some(regions) = &rules.regions {
+        body.insert("regions".into(), serde_json::json!(regions));
+    }
+    if !rules.diagonals.is_empty() {
+        let names: Vec<&str> = rules
+            .diagonals
+            .iter()
+            .map(|d| match d {
+                Diagonal::Main => "main",
+                Diagonal::Anti => "anti",
+            })
+            .collect();
+        body.insert("diagonals".into(), serde_json::json!(names));
+    }
+    if !rules.extra_regions.is_empty() {
+        let regions = rules.extra_regions.iter().map(|r| list(r)).collect();
+        body.insert("extra_regions".into(), Value::Array(regions));
+    }
+    if !rules.cages.is_empty() {
+        let cages = rules
+            .cages
+            .iter()
+            .map(|cage| {
+                let mut member = serde_json::Map::new();
+                if let Some(sum) = cage.sum {
+                    member.insert("sum".into(), Value::from(sum));
+                }
+                member.insert("cells".into(), list(&cage.cells));
+                Value::Object(member)
+            })
+            .collect();
+        body.insert("cages".into(), Value::Array(cages));
+    }
+    for (name, on) in [
+        ("anti_knight", rules.anti_knight),
+        ("anti_king", rules.anti_king),
+    ] {
+        if on {
+            body.insert(name.into(), Value::Bool(true));
+        }
+    }
+    for (name, cells) in [("odd", &rules.odd), ("even", &rules.even)] {
+        if !cells.is_empty() {
+            body.insert(name.into(), list(cells));
+        }
+    }
+    if !rules.thermometers.is_empty() {
+        let thermometers = rules.thermometers.iter().map(|t| list(t)).collect();
+        body.insert("thermometers".into(), Value::Array(thermometers));
+    }
+    Value::Object(body)
+}
+
 /// A board of any size read off the wire: its cells, its side and its form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SizedBoard {
@@ -461,22 +526,27 @@ impl SizedBoard {
 
     /// `cells` (a solution, say) written in this board's form.
     pub fn render(&self, cells: &[u8]) -> Value {
-        let rows = cells.chunks(self.size);
-        match self.format {
-            BoardFormat::String => Value::String(cells.iter().map(|&d| digit_char(d)).collect()),
-            BoardFormat::Chars => Value::Array(
-                rows.map(|row| {
-                    row.iter()
-                        .map(|&d| Value::String(digit_char(d).to_string()))
-                        .collect()
-                })
+        render_sized(cells, self.size, self.format)
+    }
+}
+
+/// `cells` of a board of `size`, row-major, written in `format`.
+pub fn render_sized(cells: &[u8], size: usize, format: BoardFormat) -> Value {
+    let rows = cells.chunks(size);
+    match format {
+        BoardFormat::String => Value::String(cells.iter().map(|&d| digit_char(d)).collect()),
+        BoardFormat::Chars => Value::Array(
+            rows.map(|row| {
+                row.iter()
+                    .map(|&d| Value::String(digit_char(d).to_string()))
+                    .collect()
+            })
+            .collect(),
+        ),
+        BoardFormat::Numbers => Value::Array(
+            rows.map(|row| row.iter().map(|&d| Value::from(d)).collect())
                 .collect(),
-            ),
-            BoardFormat::Numbers => Value::Array(
-                rows.map(|row| row.iter().map(|&d| Value::from(d)).collect())
-                    .collect(),
-            ),
-        }
+        ),
     }
 }
 

@@ -23,6 +23,7 @@ pub(crate) fn rounds_and_files(default_rounds: usize, usage: &str) -> (usize, Ve
 
 /// Every puzzle of a puzzle file; exits 2 naming the file (and line) when it cannot be read
 /// or a line is not a puzzle.
+#[allow(dead_code, reason = "the examples of other sizes read their own lines")]
 pub(crate) fn load_puzzles(file: &str) -> Vec<Grid> {
     match puzzle_sets::read(file) {
         Ok(puzzles) => puzzles.into_iter().map(|(_, grid)| grid).collect(),

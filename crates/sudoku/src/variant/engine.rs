@@ -63,15 +63,48 @@ pub fn count_variant_solutions(
     limit: usize,
     budget: u64,
 ) -> Result<VariantCount, BudgetExhausted> {
-    let mut search = Search::new(puzzle, limit, budget);
-    if search.start() {
-        search.run(0)?;
+    Counter::new(puzzle).count(puzzle.givens(), limit, budget)
+}
+
+/// Counts solutions of one board's rules under different clues, its layout of groups and
+/// intersections worked out once (the generator checks hundreds of clue sets).
+pub(super) struct Counter<'a>(Propagator<'a>);
+
+impl<'a> Counter<'a> {
+    pub(super) fn new(puzzle: &'a Puzzle) -> Self {
+        Counter(Propagator::new(puzzle))
     }
-    Ok(VariantCount {
-        solutions: search.count,
-        first: search.first,
-        guesses: search.guesses,
-    })
+
+    /// [`count_variant_solutions`] of the puzzle's rules with `givens` as its clues.
+    pub(super) fn count(
+        &self,
+        givens: &[u8],
+        limit: usize,
+        budget: u64,
+    ) -> Result<VariantCount, BudgetExhausted> {
+        let mut search = Search::new(&self.0, limit, budget);
+        if search.start(givens) {
+            search.run(0)?;
+        }
+        Ok(VariantCount {
+            solutions: search.count,
+            first: search.first,
+            guesses: search.guesses,
+        })
+    }
+}
+
+/// A solution of the board under its rules, its candidates tried in an order `seed`
+/// chooses (a different grid for each seed, the same one for a seed on every machine);
+/// `None` when there is none or the guesses run out first.
+pub(super) fn random_solution(puzzle: &Puzzle, seed: u64, budget: u64) -> Option<Vec<u8>> {
+    let rules = Propagator::new(puzzle);
+    let mut search = Search::new(&rules, 1, budget);
+    search.shuffle = seed | 1;
+    if search.start(puzzle.givens()) {
+        search.run(0).ok()?;
+    }
+    search.first
 }
 
 /// No candidate left somewhere: the node has no solution.
@@ -97,7 +130,7 @@ struct Propagator<'a> {
 }
 
 struct Search<'a> {
-    rules: Propagator<'a>,
+    rules: &'a Propagator<'a>,
     /// The candidates at each depth of the search, reused from node to node.
     frames: Vec<Vec<u32>>,
     /// Cells just decided whose digit the propagation has yet to clear from their peers.
@@ -107,14 +140,18 @@ struct Search<'a> {
     limit: usize,
     count: usize,
     first: Option<Vec<u8>>,
+    /// When not 0, a cell's candidates are tried from a place this seed and the guess
+    /// count choose, so that filling an empty board gives a different grid for each seed.
+    shuffle: u64,
 }
 
 impl<'a> Search<'a> {
-    fn new(puzzle: &'a Puzzle, limit: usize, budget: u64) -> Self {
+    fn new(rules: &'a Propagator<'a>, limit: usize, budget: u64) -> Self {
         Search {
-            rules: Propagator::new(puzzle),
+            rules,
             frames: Vec::new(),
             fixed: Vec::new(),
+            shuffle: 0,
             guesses: 0,
             budget,
             limit,
@@ -125,11 +162,10 @@ impl<'a> Search<'a> {
 
     /// Puts the candidates of the board as given, propagated, at depth 0; `false` when that
     /// already fails.
-    fn start(&mut self) -> bool {
-        let puzzle = self.rules.puzzle;
-        let mut domains: Vec<u32> = puzzle.allowed.clone();
+    fn start(&mut self, givens: &[u8]) -> bool {
+        let mut domains: Vec<u32> = self.rules.puzzle.allowed.clone();
         self.fixed.clear();
-        for (cell, &digit) in puzzle.givens.iter().enumerate() {
+        for (cell, &digit) in givens.iter().enumerate() {
             if digit != 0 {
                 let bit = 1u32 << digit;
                 if domains[cell] & bit == 0 {
@@ -142,6 +178,25 @@ impl<'a> Search<'a> {
         let ok = self.rules.propagate(&mut domains, &mut self.fixed).is_ok();
         self.frames.push(domains);
         ok
+    }
+
+    /// The candidate of `remaining` to try next: the lowest, or one the shuffle picks.
+    fn pick(&self, remaining: u32) -> u32 {
+        if self.shuffle == 0 {
+            return remaining & remaining.wrapping_neg();
+        }
+        // SplitMix64's finaliser: a well-spread number from the seed and the guess count.
+        let mut z = self.shuffle ^ self.guesses.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let mut skip = (z % u64::from(remaining.count_ones())) as u32;
+        let mut left = remaining;
+        while skip > 0 {
+            left &= left - 1;
+            skip -= 1;
+        }
+        left & left.wrapping_neg()
     }
 
     fn run(&mut self, depth: usize) -> Result<(), BudgetExhausted> {
@@ -164,7 +219,7 @@ impl<'a> Search<'a> {
         let mut remaining = open;
         while remaining != 0 && self.count < self.limit {
             let domain = if tries == open {
-                remaining & remaining.wrapping_neg()
+                self.pick(remaining)
             } else if remaining == open {
                 tries
             } else {
@@ -210,11 +265,8 @@ impl<'a> Propagator<'a> {
                 member[cell] = i;
             }
             for second in &full_groups[i + 1..] {
-                let shared: Vec<usize> = second
-                    .iter()
-                    .copied()
-                    .filter(|&c| member[c] == i)
-                    .collect();
+                let shared: Vec<usize> =
+                    second.iter().copied().filter(|&c| member[c] == i).collect();
                 if shared.len() < 2 || shared.len() == size {
                     continue;
                 }
@@ -261,7 +313,11 @@ impl<'a> Propagator<'a> {
             for cells in &self.full_groups {
                 let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
                 for &cell in *cells {
-                    let open = if domains[cell].is_power_of_two() { 0 } else { domains[cell] };
+                    let open = if domains[cell].is_power_of_two() {
+                        0
+                    } else {
+                        domains[cell]
+                    };
                     thrice |= twice & open;
                     twice |= once & open;
                     once |= open;

@@ -8,10 +8,14 @@
 
 mod check;
 mod engine;
+mod generate;
 mod rules;
 
 pub use check::{VariantConflict, find_variant_conflicts};
 pub use engine::{VariantCount, VariantVerdict, count_variant_solutions, solve_variant};
+pub use generate::{
+    GeneratedVariant, VariantGenerateError, VariantKind, VariantOptions, generate_variant,
+};
 pub use rules::{BoxShape, Cage, Diagonal, Puzzle, Rules, RulesError, VariantCell, VariantUnit};
 
 use std::fmt;
