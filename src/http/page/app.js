@@ -502,7 +502,7 @@ async function solve() {
       if (board.values[index] !== 0 && !kept) corrected += 1;
       edits.set(index, { value: digit, marks: 0, origin: kept ? 'user' : 'solver' });
     });
-    commit(edits, { title, solution: unique ? solved : solution });
+    commit(edits, { ...puzzle(), solution: unique ? solved : solution });
     const parts = [by];
     if (!unique) parts.push('The puzzle has more than one solution; this is one of them.');
     if (corrected > 0) parts.push(`${corrected} of your digits differed and were replaced.`);

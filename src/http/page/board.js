@@ -271,14 +271,13 @@ export class Layout {
     /** {unit, index, cells}: every group of cells that holds each digit at most once. */
     this.groups = [];
     const all = Array.from({ length: this.cells }, (_, i) => i);
-    for (let index = 0; index < size; index++) {
-      this.groups.push({ unit: 'row', index, cells: all.filter((i) => this.rowOf(i) === index) });
-      this.groups.push({ unit: 'column', index, cells: all.filter((i) => this.colOf(i) === index) });
-      this.groups.push({
-        unit: this.jigsaw ? 'region' : 'box',
-        index,
-        cells: all.filter((i) => this.regionOf[i] === index),
-      });
+    // In the API's order: rows, columns, then boxes or regions.
+    const lines = [['row', (i) => this.rowOf(i)], ['column', (i) => this.colOf(i)],
+      [this.jigsaw ? 'region' : 'box', (i) => this.regionOf[i]]];
+    for (const [unit, unitOf] of lines) {
+      for (let index = 0; index < size; index++) {
+        this.groups.push({ unit, index, cells: all.filter((i) => unitOf(i) === index) });
+      }
     }
     (this.rules.diagonals ?? []).forEach((diagonal, index) => {
       const cells = Array.from({ length: size }, (_, i) =>
