@@ -276,8 +276,8 @@ async function withServer(busyText, failurePrefix, work, unreachable) {
     }
   } finally {
     for (const button of actionButtons()) button.disabled = false;
-    showHintAvailability();
     document.body.removeAttribute('aria-busy');
+    showHintAvailability();
     keepFocus(focused);
   }
 }
@@ -765,7 +765,8 @@ function buildBoard() {
         const label = document.createElement('span');
         label.className = 'cage-sum';
         label.setAttribute('aria-hidden', 'true');
-        label.textContent = String(sum);
+        // Drawn by CSS, as the marks are: the cell's name says the sum already.
+        label.dataset.sum = String(sum);
         cell.append(label);
       }
       cell.append(marks);
@@ -853,7 +854,8 @@ function hintUnavailableText() {
 /** Hint is for classic 9x9 puzzles (the server answers nothing else yet); it says so. */
 function showHintAvailability() {
   const classic = isClassic(size, rules);
-  if (!classic) byId('hint').disabled = true;
+  // While a call is under way every button that calls the server stays off.
+  byId('hint').disabled = !classic || document.body.hasAttribute('aria-busy');
   byId('hint-note').hidden = classic;
   byId('hint-note').textContent = classic ? '' : hintUnavailableText();
 }

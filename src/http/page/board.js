@@ -74,7 +74,7 @@ export function parsePuzzle(text) {
     throw new BoardFormatError('a puzzle object has a "board" member, as the API takes it');
   }
   const cells = parseBoard(typeof body.board === 'string' ? body.board : JSON.stringify(body.board));
-  return { cells, rules: readRules(body.rules, sideOf(cells)) };
+  return { cells, rules: readRules(body.rules, sideOf(cells.length)) };
 }
 
 /**
