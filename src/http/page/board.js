@@ -48,9 +48,11 @@ export function digitOf(char) {
   return 0;
 }
 
-/** The other sides, as a sentence's tail: what a person may paste instead. */
+/** The other sides, as a sentence: what a person may paste instead. */
 function otherSizes(count) {
-  return SIZES.filter((size) => size !== 9).map((size) => `a ${sizeName(size)} ${count(size)}`).join(', ');
+  return SIZES.filter((size) => size !== 9)
+    .map((size, i) => `${i ? 'a' : 'A'} ${sizeName(size)} ${count(size)}`)
+    .join(', ');
 }
 
 /**
@@ -98,7 +100,7 @@ function parseLine(line) {
   const size = sideOf(chars.length);
   if (!size) {
     throw new BoardFormatError(
-      `a puzzle has 81 cells, this has ${chars.length}. ${capitalize(otherSizes((n) => `has ${n * n}`))}`,
+      `a puzzle has 81 cells, this has ${chars.length}. ${otherSizes((n) => `has ${n * n}`)}`,
     );
   }
   return chars.map((char, index) => {
@@ -129,7 +131,7 @@ function parseRows(json) {
   const size = sideOf(rows.length * rows.length);
   if (!size) {
     throw new BoardFormatError(
-      `a board has 9 rows, this has ${rows.length}. ${capitalize(otherSizes((n) => `has ${n}`))}`,
+      `a board has 9 rows, this has ${rows.length}. ${otherSizes((n) => `has ${n}`)}`,
     );
   }
   const kinds = new Set();
@@ -412,10 +414,6 @@ export class Layout {
 /** A unit as a person counts it: "row 1", "box 9", "extra region 2". */
 export function unitName(unit, index) {
   return `${unit.replace('_', ' ')} ${index + 1}`;
-}
-
-function capitalize(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // --- Examples ------------------------------------------------------------------------------
