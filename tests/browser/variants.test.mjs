@@ -168,6 +168,27 @@ describe('other sizes and variants', () => {
     await closeAll();
   });
 
+  test('paste of other sizes: 16 and 256 characters (letters in either case), and a 6x6 as rows of integers', TEST_TIMEOUT, async () => {
+    const { page } = await open();
+    const givens = (line) => [...line].filter((c) => c !== '.').length;
+    await pasteIntoBox(page, EXAMPLES[4].puzzle);
+    await statusMatching(page, `Puzzle loaded: ${givens(EXAMPLES[4].puzzle)} givens.`);
+    assert.equal(await shownBoard(page), EXAMPLES[4].puzzle);
+    await pasteIntoBox(page, EXAMPLES[16].puzzle.toLowerCase().match(/.{16}/g).join('\n'));
+    await statusMatching(page, `Puzzle loaded: ${givens(EXAMPLES[16].puzzle)} givens.`);
+    assert.equal(await shownBoard(page), EXAMPLES[16].puzzle);
+    const rows = EXAMPLES[6].puzzle.match(/.{6}/g).map((row) => Array.from(row, (c) => (c === '.' ? 0 : Number(c))));
+    await pasteIntoBox(page, JSON.stringify(rows));
+    await statusMatching(page, `Puzzle loaded: ${givens(EXAMPLES[6].puzzle)} givens.`);
+    assert.equal(await shownBoard(page), EXAMPLES[6].puzzle);
+    assert.deepEqual(await page.locator('.pad-digit').allTextContents(), [...'123456']);
+    // A letter past the side is refused in words, and the board stays.
+    await pasteIntoBox(page, `G${EXAMPLES[4].puzzle.slice(1)}`);
+    await statusMatching(page, 'Could not read that puzzle: "G" at position 1 is not a digit 1-4, "." or "0".');
+    assert.equal(await shownBoard(page), EXAMPLES[6].puzzle);
+    await closeAll();
+  });
+
   test('16x16: letters A-G from the keyboard and the pad, marks in a 4x4, Check and Solve', TEST_TIMEOUT, async () => {
     const { page } = await open();
     await loadExample(page, 16);
