@@ -275,26 +275,39 @@ describe('other sizes and variants', () => {
     await closeAll();
   });
 
-  test('jigsaw: thick borders between regions, thin ones between cells of one region', TEST_TIMEOUT, async () => {
+  test('jigsaw: thick lines between regions, none between cells of one region', TEST_TIMEOUT, async () => {
     const { page } = await open();
     await loadExample(page, 9, 'jigsaw');
     const { regions } = EXAMPLES.jigsaw.rules;
-    const widths = await page.$$eval('[role="gridcell"]', (cells) =>
-      cells.map((c) => [parseFloat(getComputedStyle(c).borderRightWidth), parseFloat(getComputedStyle(c).borderBottomWidth)]));
+    const drawn = new Set((await page.getAttribute('#rules-layer path.region-edges', 'd')).match(/M[^M]+/g));
+    const expected = new Set();
     let boxEdgesInsideRegions = 0;
     for (let row = 0; row < 9; row++) {
       for (let col = 0; col < 9; col++) {
-        const [right, bottom] = widths[row * 9 + col];
-        if (col < 8) {
-          assert.equal(right, regions[row][col] !== regions[row][col + 1] ? 3 : 1, `right of r${row + 1}c${col + 1}`);
-          if (col % 3 === 2 && regions[row][col] === regions[row][col + 1]) boxEdgesInsideRegions += 1;
-        }
-        if (row < 8) {
-          assert.equal(bottom, regions[row][col] !== regions[row + 1][col] ? 3 : 1, `bottom of r${row + 1}c${col + 1}`);
-        }
+        if (col < 8 && regions[row][col] !== regions[row][col + 1]) expected.add(`M${col + 1} ${row}V${row + 1}`);
+        if (row < 8 && regions[row][col] !== regions[row + 1][col]) expected.add(`M${col} ${row + 1}H${col + 1}`);
+        if (col % 3 === 2 && col < 8 && regions[row][col] === regions[row][col + 1]) boxEdgesInsideRegions += 1;
       }
     }
-    assert.ok(boxEdgesInsideRegions > 0, 'no box borders where a region runs across them');
+    assert.deepEqual([...drawn].sort(), [...expected].sort());
+    assert.ok(boxEdgesInsideRegions > 0, 'no line where a region runs across a box edge');
+    // Drawn over the cells' edges, at the scale of the grid: the first side between regions.
+    const [first] = [...expected];
+    const [, x, y] = /M(\d+) (\d+)/.exec(first).map(Number);
+    const line = await page.evaluate((d) => {
+      const path = [...document.querySelectorAll('#rules-layer path.region-edges')][0];
+      const probe = path.cloneNode();
+      probe.setAttribute('d', d);
+      path.after(probe);
+      const box = probe.getBoundingClientRect();
+      probe.remove();
+      return { x: box.x, y: box.y, width: box.width, height: box.height };
+    }, first);
+    const corner = await cell(page, y, x).boundingBox();
+    assert.ok(Math.abs(line.x - corner.x) < 2 && Math.abs(line.y - corner.y) < 2, `${first} at ${JSON.stringify(line)}, cell at ${JSON.stringify(corner)}`);
+    const thin = await page.$$eval('[role="gridcell"]', (cells) =>
+      cells.every((c) => parseFloat(getComputedStyle(c).borderRightWidth) <= 1 && parseFloat(getComputedStyle(c).borderBottomWidth) <= 1));
+    assert.ok(thin, 'cell borders stay thin: the thick lines are drawn');
     assert.match(await cell(page, 0, 0).getAttribute('aria-label'), new RegExp(`region ${regions[0][0] + 1}`));
 
     // Solve sends the regions and fills in the one solution.
@@ -407,7 +420,7 @@ describe('other sizes and variants', () => {
     assert.equal(await page.locator('#rules-layer path.cage').count(), EXAMPLES.killer.rules.cages.length);
     await page.click('#undo');
     await statusMatching(page, 'Undone: back to Example puzzle.');
-    assert.equal(await page.locator('#rules-layer > *').count(), 0, 'no rules drawn on a classic');
+    assert.equal(await page.locator('#rules-layer > :not(.region-edges)').count(), 0, 'only boxes drawn on a classic');
     assert.equal(await page.locator('.cage-sum').count(), 0);
     assert.equal(await page.isHidden('#rules-summary'), true);
     assert.equal(await page.isEnabled('#hint'), true);

@@ -695,8 +695,7 @@ const byId = (id) => document.getElementById(id);
 const cellElements = [];
 /** The layout the grid, the digit pad and the rules drawn were last built for. */
 let builtFor = null;
-/** Per cell, its borders with other boxes or regions (classes) and its rules (words). */
-let edgeClasses = [];
+/** Per cell, the rules it is under, in words. */
 let ruleNotes = [];
 
 /** Columns of the digit pad, beside the board and (phone) under it. */
@@ -715,14 +714,6 @@ function buildBoard() {
   grid.style.setProperty('--box-cols', String(box.cols));
   grid.setAttribute('aria-rowcount', String(side));
   grid.setAttribute('aria-colcount', String(side));
-  edgeClasses = Array.from({ length: layout.cells }, (_, index) => {
-    const [row, col] = [layout.rowOf(index), layout.colOf(index)];
-    const region = layout.regionOf[index];
-    const edges = [];
-    if (col < side - 1 && layout.regionOf[index + 1] !== region) edges.push('edge-right');
-    if (row < side - 1 && layout.regionOf[index + side] !== region) edges.push('edge-bottom');
-    return edges;
-  });
   ruleNotes = describeRules();
   const sums = new Map(
     (layout.rules.cages ?? [])
@@ -872,7 +863,7 @@ function render() {
   const focusDigit = board.values[selected];
   board.values.forEach((digit, index) => {
     const cell = cellElements[index];
-    const classes = ['cell', ...edgeClasses[index]];
+    const classes = ['cell'];
     if (board.origin[index]) classes.push(board.origin[index]);
     if (index === selected) classes.push('selected');
     else if (layout.arePeers(index, selected)) classes.push('peer');

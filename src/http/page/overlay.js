@@ -1,8 +1,8 @@
 // Draws a puzzle's rules as one SVG laid over the grid, in cell units (viewBox 0 0 N N):
-// shaded extra regions, odd circles and even squares, thermometers, diagonals and killer
-// cages. The stylesheet stacks it above the cells' backgrounds and below their digits, and
-// it is hidden from assistive technology: each cell's name already says its rules. Jigsaw
-// regions are cell borders (app.css), and cage sums sit in their cells, not here.
+// shaded extra regions, odd circles and even squares, thermometers, diagonals, the thick
+// lines between boxes (or jigsaw regions) and killer cages. The stylesheet stacks it above
+// the cells' backgrounds and below their digits, and it is hidden from assistive technology:
+// each cell's name already says its rules. Cage sums sit in their cells, not here.
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -50,10 +50,27 @@ export function drawRules(svg, layout) {
     const [x1, x2] = diagonal === 'main' ? [0, size] : [size, 0];
     drawn.push(element('line', { class: 'diagonal', 'data-diagonal': diagonal, x1, y1: 0, x2, y2: size }));
   }
+  drawn.push(element('path', { class: 'region-edges', d: regionEdges(layout) }));
   (rules.cages ?? []).forEach((cage, index) => {
     drawn.push(element('path', { class: 'cage', 'data-cage': index, d: cageOutline(cage.cells) }));
   });
   svg.replaceChildren(...drawn);
+}
+
+/**
+ * Every side two cells of different boxes (or jigsaw regions) share, as one path: drawn
+ * with square ends, the sides meet at corners without a gap, which cell borders cannot do.
+ */
+function regionEdges({ size, regionOf }) {
+  const segments = [];
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      const region = regionOf[row * size + col];
+      if (col < size - 1 && regionOf[row * size + col + 1] !== region) segments.push(`M${col + 1} ${row}V${row + 1}`);
+      if (row < size - 1 && regionOf[(row + 1) * size + col] !== region) segments.push(`M${col} ${row + 1}H${col + 1}`);
+    }
+  }
+  return segments.join('');
 }
 
 /**
