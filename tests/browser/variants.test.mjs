@@ -576,6 +576,7 @@ describe('other sizes and variants', () => {
       const [row, col] = [Math.floor(empty[6] / 16), empty[6] % 16];
       await cell(page, row, col).click();
       for (const key of ['Shift+Digit3', 'Shift+KeyA', 'Shift+KeyE']) await page.keyboard.press(key);
+      await page.keyboard.press('ArrowDown'); // the marks show best unselected
       await screenshot(page, `16x16-desktop-${colorScheme}`);
 
       await loadExample(page, 9, 'killer');

@@ -714,6 +714,7 @@ function buildBoard() {
   grid.style.setProperty('--box-cols', String(box.cols));
   grid.setAttribute('aria-rowcount', String(side));
   grid.setAttribute('aria-colcount', String(side));
+  grid.closest('.layout').dataset.size = String(side);
   ruleNotes = describeRules();
   const sums = new Map(
     (layout.rules.cages ?? [])
