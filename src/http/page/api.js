@@ -77,17 +77,25 @@ async function call(method, path, body, headers = {}) {
   throw new ApiError(response.status, payload?.code ?? 'http_error', detail, payload);
 }
 
-/**
- * POST /solve: `{solution, unique}`, the solution in the form the board was sent in.
- * 422 `no_solution` carries `conflicts`.
- */
-export function solve(board) {
-  return call('POST', '/solve', { board });
+/** A board, with the puzzle's `rules` beside it when it has any (null or undefined: none). */
+function boardBody(board, rules) {
+  return rules ? { board, rules } : { board };
 }
 
-/** POST /validate: `{valid, complete, solved, solvable, unique, conflicts}`. */
-export function validate(board) {
-  return call('POST', '/validate', { board });
+/**
+ * POST /solve: `{solution, unique}`, the solution in the form the board was sent in.
+ * 422 `no_solution` carries `conflicts`; 400 `invalid_rules` says what does not fit.
+ */
+export function solve(board, rules) {
+  return call('POST', '/solve', boardBody(board, rules));
+}
+
+/**
+ * POST /validate: `{valid, complete, solved, solvable, unique, conflicts}`; under rules a
+ * conflict may also be a cage, a knight's move, a thermometer..., with a `message`.
+ */
+export function validate(board, rules) {
+  return call('POST', '/validate', boardBody(board, rules));
 }
 
 /**
@@ -125,7 +133,15 @@ export function acceptLanguage(languages = globalThis.navigator?.languages ?? []
     .join(', ');
 }
 
-/** GET /generate: a new puzzle, `{puzzle, solution, difficulty, rating}`. */
-export function generate(difficulty) {
-  return call('GET', `/generate?difficulty=${encodeURIComponent(difficulty)}`);
+/**
+ * GET /generate: a new puzzle, `{puzzle, solution, size, rules?, difficulty?, rating?}`:
+ * classic of a `difficulty`, of another `size`, or a 9x9 `variant` (jigsaw, killer, diagonal,
+ * windoku). A server that makes no such puzzles answers 400 `invalid_parameter`.
+ */
+export function generate({ difficulty, size, variant } = {}) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries({ difficulty, size, variant })) {
+    if (value !== undefined) query.set(name, String(value));
+  }
+  return call('GET', `/generate?${query}`);
 }

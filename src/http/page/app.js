@@ -1,24 +1,26 @@
-// The playground: the grid, its input (keyboard, pointer, digit pad, paste), undo, staged
-// hints, and the four calls to the API. State lives in plain arrays; render() redraws all
-// 81 cells from it after every change, which is cheap and leaves no half-updated view.
+// The playground: the grid of any side the page plays, its input (keyboard, pointer, digit
+// pad, paste), the puzzle's rules drawn over it, undo, staged hints, and the four calls to
+// the API. State lives in plain arrays; render() redraws every cell from it after every
+// change, which is cheap and leaves no half-updated view.
 
 import * as api from './api.js';
 import {
-  CELLS,
-  CLASSIC,
+  EXAMPLES,
   BoardFormatError,
-  arePeers,
-  cellName,
-  colOf,
+  Layout,
   emptyBoard,
-  findConflicts,
-  indexOf,
+  isClassic,
   parseBoard,
-  rowOf,
+  parsePuzzle,
+  readRules,
+  sideOf,
+  sizeName,
+  symbol,
+  digitOf,
   toLine,
-  unitCells,
   unitName,
 } from './board.js';
+import { drawRules } from './overlay.js';
 
 const STORAGE_KEY = 'sudoku-playground/v1';
 const HISTORY_LIMIT = 1000;
@@ -30,11 +32,20 @@ const board = {
   values: emptyBoard(),
   marks: emptyBoard(),
   /** '' empty, 'given' part of the puzzle, 'user' typed, 'solver' filled by /solve */
-  origin: new Array(CELLS).fill(''),
+  origin: new Array(81).fill(''),
 };
-/** The puzzle's name and, when the server sent it, its solution (81 digits): see `puzzle()`. */
+/** The empty cell of each list of `board`. */
+const EMPTY_CELL = { values: 0, marks: 0, origin: '' };
+/**
+ * The puzzle's name, its solution (N*N digits) when known, its side and its rules (an API
+ * `rules` object, null for none): see `puzzle()`.
+ */
 let title = '';
 let solution = null;
+let size = 9;
+let rules = null;
+/** The geometry of the board under its rules: board.js's Layout. */
+let layout = new Layout(size, rules);
 let selected = 0;
 let pencilMode = false;
 /**
@@ -61,8 +72,37 @@ function emptyFeedback() {
 
 /** What the board is a game of, beside its cells. */
 function puzzle() {
-  return { title, solution };
+  return { title, solution, size, rules };
 }
+
+function samePuzzle(a, b) {
+  return a.title === b.title && a.solution === b.solution && a.size === b.size &&
+    JSON.stringify(a.rules) === JSON.stringify(b.rules);
+}
+
+function setPuzzle(next) {
+  const layoutChanged = next.size !== size || JSON.stringify(next.rules) !== JSON.stringify(rules);
+  ({ title, solution, size, rules } = next);
+  if (layoutChanged) layout = new Layout(size, rules);
+  selected = Math.min(selected, layout.cells - 1);
+}
+
+/**
+ * Makes every list of `board` `count` cells long: a step that changes the side applies its
+ * edits over the larger of the two boards, then cuts the board to its new side.
+ */
+function fitBoard(count) {
+  for (const [key, empty] of Object.entries(EMPTY_CELL)) {
+    const list = board[key];
+    const had = list.length;
+    list.length = count;
+    if (count > had) list.fill(empty, had);
+  }
+}
+
+// The board's geometry, for the many places that need one piece of it.
+const indexOf = (row, col) => layout.indexOf(row, col);
+const cellName = (index) => layout.cellName(index);
 
 function snapshot(index) {
   return { value: board.values[index], marks: board.marks[index], origin: board.origin[index] };
@@ -75,10 +115,11 @@ function restore(index, cell) {
 }
 
 /**
- * Applies `edits` (index -> new cell), and `next` (a new title and solution) when given,
- * as one undo step. Returns whether anything changed.
+ * Applies `edits` (index -> new cell), and `next` (a new title, solution, side and rules)
+ * when given, as one undo step. Returns whether anything changed.
  */
 function commit(edits, next = puzzle()) {
+  fitBoard(Math.max(board.values.length, next.size * next.size));
   const cells = [];
   for (const [index, after] of edits) {
     const before = snapshot(index);
@@ -88,11 +129,12 @@ function commit(edits, next = puzzle()) {
     cells.push({ index, before, after });
     restore(index, after);
   }
+  fitBoard(next.size * next.size);
   const before = puzzle();
-  if (cells.length === 0 && next.title === before.title && next.solution === before.solution) {
+  if (cells.length === 0 && samePuzzle(next, before)) {
     return false;
   }
-  ({ title, solution } = next);
+  setPuzzle(next);
   history.push({ cells, before, after: next });
   if (history.length > HISTORY_LIMIT) history.shift();
   feedback = emptyFeedback();
@@ -108,8 +150,10 @@ function undo() {
     say('Nothing to undo.');
     return;
   }
+  fitBoard(Math.max(board.values.length, step.before.size * step.before.size));
   for (const { index, before } of step.cells.slice().reverse()) restore(index, before);
-  ({ title, solution } = step.before);
+  fitBoard(step.before.size * step.before.size);
+  setPuzzle(step.before);
   feedback = emptyFeedback();
   hideHint();
   save();
@@ -128,8 +172,8 @@ function place(index, digit) {
   }
   const edits = new Map([[index, { value: digit, marks: 0, origin: 'user' }]]);
   // A placed digit can no longer be a candidate of its peers: their pencil marks go.
-  for (let peer = 0; peer < CELLS; peer++) {
-    if (arePeers(index, peer) && board.marks[peer] & (1 << digit)) {
+  for (const peer of layout.peers[index]) {
+    if (board.marks[peer] & (1 << digit)) {
       edits.set(peer, { ...snapshot(peer), marks: board.marks[peer] & ~(1 << digit) });
     }
   }
@@ -138,18 +182,25 @@ function place(index, digit) {
   if (board.values.every((value) => value !== 0)) {
     announceFullBoard();
   } else if (foundHint) {
-    say(`You found it: ${digit} in ${cellName(index)}, where the hint was leading.`, 'success');
+    say(`You found it: ${symbol(digit)} in ${cellName(index)}, where the hint was leading.`, 'success');
   }
 }
 
-/** Says whether a full board is solved: a full grid without clashes solves its puzzle. */
+/** Says whether a full board is solved: a full grid that breaks no rule solves its puzzle. */
 function announceFullBoard() {
-  const conflicts = findConflicts(board.values);
+  const conflicts = layout.findConflicts(board.values);
   if (conflicts.length === 0) {
-    say('Solved! Every row, column and box holds 1 to 9.', 'success');
+    say(solvedText(), 'success');
   } else {
     say(`Every cell is filled, but not right yet: ${describeConflicts(conflicts)}`, 'error');
   }
+}
+
+/** "Solved! Every row, column and box holds 1 to 9.", in the words of the puzzle's rules. */
+function solvedText() {
+  const groups = layout.jigsaw ? 'region' : 'box';
+  const kept = rules ? ', and every rule of the puzzle is kept' : '';
+  return `Solved! Every row, column and ${groups} holds 1 to ${symbol(size)}${kept}.`;
 }
 
 function erase(index) {
@@ -174,15 +225,19 @@ function enter(index, digit) {
 }
 
 /**
- * Replaces the whole board by a puzzle, with its solution when known; undoable like any
- * move.
+ * Replaces the whole board by a puzzle of any side, with its solution and rules when known;
+ * undoable like any move.
  */
-function loadPuzzle(cells, newTitle, newSolution = null) {
+function loadPuzzle(cells, newTitle, newSolution = null, newRules = null) {
   const edits = new Map();
-  cells.forEach((digit, index) => {
+  // Cells past the new board's end are emptied, so that undo has them to bring back.
+  const count = Math.max(cells.length, board.values.length);
+  for (let index = 0; index < count; index++) {
+    const digit = cells[index] ?? 0;
     edits.set(index, { value: digit, marks: 0, origin: digit ? 'given' : '' });
-  });
-  if (!commit(edits, { title: newTitle, solution: newSolution })) {
+  }
+  const next = { title: newTitle, solution: newSolution, size: sideOf(cells.length), rules: newRules };
+  if (!commit(edits, next)) {
     feedback = emptyFeedback();
     hideHint();
     render();
@@ -222,6 +277,7 @@ async function withServer(busyText, failurePrefix, work, unreachable) {
   } finally {
     for (const button of actionButtons()) button.disabled = false;
     document.body.removeAttribute('aria-busy');
+    showHintAvailability();
     keepFocus(focused);
   }
 }
@@ -253,26 +309,41 @@ function reportApiError(prefix, error) {
   }
 }
 
+/** The units where a conflict is a repeated digit; the others come with a `message`. */
+const GROUPS = new Set(['row', 'column', 'box', 'region', 'diagonal', 'extra_region', 'cage']);
+
 function describeConflicts(conflicts) {
   const times = (count) => (count === 2 ? 'twice' : `${count} times`);
-  const clashes = conflicts.map(
-    (c) => `${c.digit} ${times(c.cells?.length ?? 2)} in ${unitName(c.unit, c.index)}`,
+  const clashes = conflicts.map((c) =>
+    GROUPS.has(c.unit) && c.digit
+      ? `${symbol(c.digit)} ${times(c.cells?.length ?? 2)} in ${unitName(c.unit, c.index)}`
+      : c.message ?? unitName(c.unit, c.index),
   );
   return `${capitalize(clashes.join('; '))}.`;
 }
 
-async function newPuzzle() {
+/** What New puzzle asks for, from the size, variant and difficulty chosen. */
+function chosenKind() {
+  const chosenSize = Number(byId('size').value);
+  const variant = chosenSize === 9 ? byId('variant').value : 'classic';
+  if (chosenSize !== 9) return { query: { size: chosenSize }, name: sizeName(chosenSize), example: chosenSize };
+  if (variant !== 'classic') return { query: { variant }, name: variant, example: variant };
   const difficulty = byId('difficulty').value;
+  return { query: { difficulty }, name: difficulty, example: 'classic' };
+}
+
+async function newPuzzle() {
+  const kind = chosenKind();
   const offline = () =>
     say(
       'New puzzles come from the server, which cannot be reached (offline?). ' +
         'Restart this one, or paste or type a puzzle in.',
       'error',
     );
-  await withServer(`Asking for a new ${difficulty} puzzle…`, 'No new puzzle', async () => {
+  await withServer(`Asking for a new ${kind.name} puzzle…`, 'No new puzzle', async () => {
     let answer;
     try {
-      answer = await api.generate(difficulty);
+      answer = await api.generate(kind.query);
     } catch (error) {
       if (error instanceof api.ApiError && error.isMissingRoute) {
         say(
@@ -282,20 +353,32 @@ async function newPuzzle() {
         );
         return;
       }
+      // A server older than the sizes and variants does not know the parameter.
+      if (error instanceof api.ApiError && error.code === 'invalid_parameter' && !kind.query.difficulty) {
+        say(
+          `This server cannot make ${kind.name} puzzles yet (${error.detail}). ` +
+            `Load example has one, or paste a puzzle in.`,
+          'error',
+        );
+        return;
+      }
       throw error;
     }
     const cells = parseBoard(answer.puzzle);
+    const newSize = sideOf(cells.length);
+    const label = answer.difficulty ?? kind.name;
     const rating = typeof answer.rating === 'number' ? `, rating ${answer.rating}` : '';
-    loadPuzzle(cells, `New ${answer.difficulty ?? difficulty} puzzle${rating}`, readSolution(answer.solution));
-    say(`New ${answer.difficulty ?? difficulty} puzzle loaded: ${countGivens()} givens.`, 'success');
+    loadPuzzle(cells, `New ${label} puzzle${rating}`, readSolution(answer.solution, newSize),
+      readRules(answer.rules, newSize));
+    say(`New ${label} puzzle loaded: ${countGivens()} givens.`, 'success');
   }, offline);
 }
 
-/** A solution the server sent, if it is one: 81 digits 1-9; null otherwise. */
-function readSolution(text) {
+/** A solution the server sent, if it is one: `size`*`size` digits, none empty; null otherwise. */
+function readSolution(text, ofSize) {
   try {
     const cells = parseBoard(String(text ?? ''));
-    return cells.every((digit) => digit !== 0) ? cells : null;
+    return cells.length === ofSize * ofSize && cells.every((digit) => digit !== 0) ? cells : null;
   } catch (error) {
     if (error instanceof BoardFormatError) return null;
     throw error;
@@ -312,11 +395,11 @@ function markConflicts(cells) {
 
 async function check() {
   await withServer('Checking…', 'Could not check', async () => {
-    const report = await api.validate(toLine(board.values));
+    const report = await api.validate(toLine(board.values), rules);
     markConflicts(report.conflicts.flatMap((c) => c.cells.map(({ row, col }) => indexOf(row, col))));
     const empty = board.values.filter((digit) => digit === 0).length;
     if (report.solved) {
-      say('Solved! Every row, column and box holds 1 to 9.', 'success');
+      say(solvedText(), 'success');
     } else if (!report.valid) {
       say(`Not right: ${describeConflicts(report.conflicts)} The clashing cells are marked.`, 'error');
     } else if (!report.solvable) {
@@ -335,7 +418,7 @@ async function check() {
  */
 function checkOnThisDevice() {
   const offline = 'Checked on this device (the server cannot be reached)';
-  const conflicts = findConflicts(board.values);
+  const conflicts = layout.findConflicts(board.values);
   const empty = board.values.filter((digit) => digit === 0).length;
   if (conflicts.length > 0) {
     markConflicts(conflicts.flatMap((c) => c.cells.map(({ row, col }) => indexOf(row, col))));
@@ -358,7 +441,7 @@ function checkOnThisDevice() {
     const count = wrong.length === 1 ? 'One digit does' : `${wrong.length} digits do`;
     say(`Not right: ${count} not fit the solution; marked. ${offline}.`, 'error');
   } else if (empty === 0) {
-    say(`Solved! Every row, column and box holds 1 to 9. ${offline}.`, 'success');
+    say(`${solvedText()} ${offline}.`, 'success');
   } else {
     say(`No mistakes so far: ${empty} cells to go. ${offline}.`, 'success');
   }
@@ -380,7 +463,7 @@ function pencilledCandidates() {
   return board.marks.map((marks, index) => {
     if (board.values[index] !== 0 || marks === 0) return null;
     const digits = [];
-    for (let d = 1; d <= 9; d++) if (marks & (1 << d)) digits.push(d);
+    for (let d = 1; d <= size; d++) if (marks & (1 << d)) digits.push(d);
     return digits;
   });
 }
@@ -392,6 +475,10 @@ async function askHint() {
         (solution ? "here, against this puzzle's solution." : 'here, for clashes.'),
       'error',
     );
+  if (!isClassic(size, rules)) {
+    say(hintUnavailableText(), 'error');
+    return;
+  }
   await withServer('Asking for a hint…', 'No hint', async () => {
     const answer = await api.hint(toLine(board.values), {
       givens: givensLine(),
@@ -415,7 +502,7 @@ async function solve() {
       if (board.values[index] !== 0 && !kept) corrected += 1;
       edits.set(index, { value: digit, marks: 0, origin: kept ? 'user' : 'solver' });
     });
-    commit(edits, { title, solution: unique ? solved : solution });
+    commit(edits, { ...puzzle(), solution: unique ? solved : solution });
     const parts = [by];
     if (!unique) parts.push('The puzzle has more than one solution; this is one of them.');
     if (corrected > 0) parts.push(`${corrected} of your digits differed and were replaced.`);
@@ -426,7 +513,7 @@ async function solve() {
     else reportApiError('Could not solve', error);
   };
   await withServer('Solving…', 'Could not solve', async () => {
-    const answer = await api.solve(toLine(source));
+    const answer = await api.solve(toLine(source), rules);
     fill(parseBoard(answer.solution), answer.unique, 'Solved by the server.');
   }, offline);
 }
@@ -488,7 +575,7 @@ function showNextStage() {
   feedback.eliminations = new Map();
   for (const { row, col } of stage.highlights?.cells ?? []) feedback.hintCells.add(indexOf(row, col));
   for (const { unit, index } of stage.highlights?.units ?? []) {
-    for (const cell of unitCells(unit, index)) feedback.hintUnitCells.add(cell);
+    for (const cell of layout.unitCells(unit, index)) feedback.hintUnitCells.add(cell);
   }
   if (last) {
     for (const { row, col, digit } of answer.placements ?? []) {
@@ -606,15 +693,43 @@ function hintTitle(answer) {
 
 const byId = (id) => document.getElementById(id);
 const cellElements = [];
+/** The layout the grid, the digit pad and the rules drawn were last built for. */
+let builtFor = null;
+/** Per cell, the rules it is under, in words. */
+let ruleNotes = [];
 
-function buildGrid() {
+/** Columns of the digit pad, beside the board and (phone) under it. */
+const PAD_COLUMNS = { 4: [4, 4], 6: [3, 6], 9: [3, 9], 16: [4, 8] };
+
+/**
+ * Builds the grid, the digit pad and the drawing of the rules for the puzzle's side and
+ * rules. Keyboard focus on the grid stays on the grid.
+ */
+function buildBoard() {
   const grid = byId('grid');
-  for (let row = 0; row < 9; row++) {
+  const focusWasOnGrid = grid.contains(document.activeElement);
+  const { size: side, box } = layout;
+  grid.style.setProperty('--size', String(side));
+  grid.style.setProperty('--box-rows', String(box.rows));
+  grid.style.setProperty('--box-cols', String(box.cols));
+  grid.setAttribute('aria-rowcount', String(side));
+  grid.setAttribute('aria-colcount', String(side));
+  grid.closest('.layout').dataset.size = String(side);
+  ruleNotes = describeRules();
+  const sums = new Map(
+    (layout.rules.cages ?? [])
+      .filter((cage) => cage.sum !== undefined)
+      .map((cage) => [Math.min(...layout.indexesOf(cage.cells)), cage.sum]),
+  );
+
+  cellElements.length = 0;
+  const rows = [];
+  for (let row = 0; row < side; row++) {
     const rowElement = document.createElement('div');
     rowElement.setAttribute('role', 'row');
     rowElement.setAttribute('aria-rowindex', String(row + 1));
     rowElement.className = 'grid-row';
-    for (let col = 0; col < 9; col++) {
+    for (let col = 0; col < side; col++) {
       const cell = document.createElement('div');
       cell.setAttribute('role', 'gridcell');
       cell.setAttribute('aria-colindex', String(col + 1));
@@ -630,28 +745,129 @@ function buildGrid() {
       marks.setAttribute('aria-hidden', 'true');
       // The digit is drawn by CSS from data-digit, not held as text: the cell's name
       // (aria-label) already reads the marks out, and text here would not match it.
-      for (let digit = 1; digit <= 9; digit++) {
+      for (let digit = 1; digit <= side; digit++) {
         const mark = document.createElement('span');
         mark.className = 'mark';
-        mark.dataset.digit = String(digit);
+        mark.dataset.digit = symbol(digit);
         marks.append(mark);
       }
-      cell.append(value, marks);
+      cell.append(value);
+      const sum = sums.get(layout.indexOf(row, col));
+      if (sum !== undefined) {
+        const label = document.createElement('span');
+        label.className = 'cage-sum';
+        label.setAttribute('aria-hidden', 'true');
+        // Drawn by CSS, as the marks are: the cell's name says the sum already.
+        label.dataset.sum = String(sum);
+        cell.append(label);
+      }
+      cell.append(marks);
       rowElement.append(cell);
       cellElements.push(cell);
     }
-    grid.append(rowElement);
+    rows.push(rowElement);
   }
+  grid.replaceChildren(...rows);
+  drawRules(byId('rules-layer'), layout);
+  buildPad();
+  showRulesSummary();
+  showHintAvailability();
+  builtFor = layout;
+  if (focusWasOnGrid) cellElements[selected].focus();
+}
+
+/** One pad key per digit of the side, 1-9 then letters. */
+function buildPad() {
+  const pad = byId('pad-digits');
+  const [columns, phoneColumns] = PAD_COLUMNS[size];
+  pad.style.setProperty('--pad-columns', String(columns));
+  pad.style.setProperty('--pad-columns-phone', String(phoneColumns));
+  pad.replaceChildren(
+    ...Array.from({ length: size }, (_, i) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'pad-digit';
+      button.dataset.digit = String(i + 1);
+      button.textContent = symbol(i + 1);
+      return button;
+    }),
+  );
+}
+
+/** Per cell, the rules it is under, in words, for its name: "cage 3, sum 15". */
+function describeRules() {
+  const notes = Array.from({ length: layout.cells }, () => []);
+  const note = (cells, text) => {
+    for (const index of layout.indexesOf(cells)) notes[index].push(text);
+  };
+  if (layout.jigsaw) {
+    layout.regionOf.forEach((region, index) => notes[index].push(`region ${region + 1}`));
+  }
+  const { rules: shown } = layout;
+  for (const diagonal of shown.diagonals ?? []) {
+    note(layout.unitCells('diagonal', shown.diagonals.indexOf(diagonal)).map((i) => layout.cellOf(i)),
+      diagonal === 'main' ? 'on the main diagonal' : 'on the anti-diagonal');
+  }
+  (shown.extra_regions ?? []).forEach((region, i) => note(region, `shaded region ${i + 1}`));
+  (shown.cages ?? []).forEach((cage, i) =>
+    note(cage.cells, cage.sum === undefined ? `cage ${i + 1}` : `cage ${i + 1}, sum ${cage.sum}`));
+  note(shown.odd ?? [], 'odd');
+  note(shown.even ?? [], 'even');
+  (shown.thermometers ?? []).forEach((thermometer, i) =>
+    thermometer.forEach((cell, step) =>
+      note([cell], step === 0 ? `thermometer ${i + 1} bulb` : `thermometer ${i + 1}, step ${step + 1}`)));
+  return notes;
+}
+
+/** The puzzle's rules beyond the classic ones, in a sentence each, above the board. */
+function showRulesSummary() {
+  const shown = layout.rules;
+  const sentences = [
+    [layout.jigsaw, 'Jigsaw: each region inside thick borders holds every digit once, instead of boxes.'],
+    [shown.cages, 'Killer: the digits of each dashed cage differ and add up to its small number.'],
+    [shown.diagonals, 'Diagonal: each line drawn corner to corner holds every digit once.'],
+    [shown.extra_regions, 'Windoku: each shaded square holds every digit once.'],
+    [shown.thermometers, 'Thermometers: digits rise from the bulb along the tube.'],
+    [shown.odd, 'Cells with a circle hold odd digits.'],
+    [shown.even, 'Cells with a square hold even digits.'],
+    [shown.anti_knight, "Anti-knight: equal digits are never a chess knight's move apart."],
+    [shown.anti_king, "Anti-king: equal digits never touch, not even diagonally."],
+  ];
+  const summary = byId('rules-summary');
+  summary.textContent = sentences.filter(([on]) => on).map(([, text]) => text).join(' ');
+  summary.hidden = summary.textContent === '';
+}
+
+function hintUnavailableText() {
+  return `Hints know classic 9×9 puzzles only, not this ${rules ? 'variant' : sizeName(size)} yet; ` +
+    'Check and Solve work on it.';
+}
+
+/** Hint is for classic 9x9 puzzles (the server answers nothing else yet); it says so. */
+function showHintAvailability() {
+  const classic = isClassic(size, rules);
+  // While a call is under way every button that calls the server stays off.
+  byId('hint').disabled = !classic || document.body.hasAttribute('aria-busy');
+  byId('hint-note').hidden = classic;
+  byId('hint-note').textContent = classic ? '' : hintUnavailableText();
+}
+
+/** The New puzzle choices that do not fit the size chosen are switched off. */
+function showKindChoices() {
+  const nine = byId('size').value === '9';
+  byId('variant').disabled = !nine;
+  byId('difficulty').disabled = !nine || byId('variant').value !== 'classic';
 }
 
 function render() {
+  if (builtFor !== layout) buildBoard();
   const focusDigit = board.values[selected];
   board.values.forEach((digit, index) => {
     const cell = cellElements[index];
     const classes = ['cell'];
     if (board.origin[index]) classes.push(board.origin[index]);
     if (index === selected) classes.push('selected');
-    else if (arePeers(index, selected)) classes.push('peer');
+    else if (layout.arePeers(index, selected)) classes.push('peer');
     if (focusDigit && digit === focusDigit && index !== selected) classes.push('same');
     if (feedback.conflicts.has(index)) classes.push('conflict');
     if (feedback.hintCells.has(index)) classes.push('hint-cell');
@@ -660,7 +876,7 @@ function render() {
     if (suggestion) classes.push('suggested');
     cell.className = classes.join(' ');
 
-    cell.firstChild.textContent = digit ? String(digit) : suggestion ? String(suggestion) : '';
+    cell.firstChild.textContent = digit ? symbol(digit) : suggestion ? symbol(suggestion) : '';
     const marks = digit ? 0 : board.marks[index];
     const struck = feedback.eliminations.get(index) ?? 0;
     Array.from(cell.lastChild.children).forEach((mark, i) => {
@@ -686,15 +902,16 @@ function describeCell(index, suggestion) {
   const parts = [capitalize(cellName(index))];
   const digit = board.values[index];
   if (digit) {
-    parts.push(String(digit));
+    parts.push(symbol(digit));
     if (board.origin[index] === 'given') parts.push('given');
     if (board.origin[index] === 'solver') parts.push('from the solver');
   } else {
     parts.push('empty');
     const marks = [];
-    for (let d = 1; d <= 9; d++) if (board.marks[index] & (1 << d)) marks.push(d);
+    for (let d = 1; d <= size; d++) if (board.marks[index] & (1 << d)) marks.push(symbol(d));
     if (marks.length) parts.push(`pencil marks ${marks.join(' ')}`);
   }
+  parts.push(...ruleNotes[index]);
   if (feedback.conflicts.has(index)) parts.push('conflict');
   if (suggestion) parts.push(`hint: ${suggestion}`);
   else if (feedback.hintCells.has(index)) parts.push('hint cell');
@@ -709,7 +926,7 @@ function say(text, kind = 'info') {
 }
 
 function select(index, { focus = true } = {}) {
-  selected = Math.max(0, Math.min(CELLS - 1, index));
+  selected = Math.max(0, Math.min(layout.cells - 1, index));
   render();
   if (focus) cellElements[selected].focus();
 }
@@ -728,24 +945,30 @@ function capitalize(text) {
 function onGridKey(event) {
   if (event.altKey) return;
   const command = event.ctrlKey || event.metaKey;
-  const row = rowOf(selected);
-  const col = colOf(selected);
+  const row = layout.rowOf(selected);
+  const col = layout.colOf(selected);
+  const last = size - 1;
   const moves = {
     ArrowUp: () => indexOf(Math.max(0, row - 1), col),
-    ArrowDown: () => indexOf(Math.min(8, row + 1), col),
+    ArrowDown: () => indexOf(Math.min(last, row + 1), col),
     ArrowLeft: () => indexOf(row, Math.max(0, col - 1)),
-    ArrowRight: () => indexOf(row, Math.min(8, col + 1)),
+    ArrowRight: () => indexOf(row, Math.min(last, col + 1)),
     Home: () => (command ? 0 : indexOf(row, 0)),
-    End: () => (command ? CELLS - 1 : indexOf(row, 8)),
+    End: () => (command ? layout.cells - 1 : indexOf(row, last)),
   };
+  // Shift+digit pencils: read from the key's place (Shift+1 types "!"), letters past 9 too.
+  const shifted = /^(Digit|Numpad|Key)([1-9A-Z])$/.exec(event.code);
+  const typed = event.key.length === 1 ? digitOf(event.key) : 0;
   if (moves[event.key]) {
     select(moves[event.key]());
   } else if (command) {
     return; // Ctrl+Z and Ctrl+V are handled for the whole page.
-  } else if (/^Digit[1-9]$|^Numpad[1-9]$/.test(event.code) && event.shiftKey) {
-    toggleMark(selected, Number(event.code.slice(-1)));
+  } else if (event.shiftKey && shifted && fitsBoard(digitOf(shifted[2]))) {
+    toggleMark(selected, digitOf(shifted[2]));
+  } else if (fitsBoard(typed)) {
+    enter(selected, typed);
   } else if (/^[1-9]$/.test(event.key)) {
-    enter(selected, Number(event.key));
+    say(`A ${sizeName(size)} puzzle has digits 1 to ${symbol(size)}.`);
   } else if (['0', 'Backspace', 'Delete', '.'].includes(event.key)) {
     erase(selected);
   } else if (event.key === 'p' || event.key === 'P') {
@@ -755,6 +978,11 @@ function onGridKey(event) {
     return;
   }
   event.preventDefault();
+}
+
+/** Whether a digit is one of the board's: 1 to N. */
+function fitsBoard(digit) {
+  return digit >= 1 && digit <= size;
 }
 
 function isTextField(element) {
@@ -779,8 +1007,8 @@ function onPaste(event) {
 
 function loadFromText(text, newTitle) {
   try {
-    const cells = parseBoard(text);
-    loadPuzzle(cells, newTitle);
+    const { cells, rules: pastedRules } = parsePuzzle(text);
+    loadPuzzle(cells, newTitle, null, pastedRules);
     say(`Puzzle loaded: ${countGivens()} givens.`, 'success');
     return true;
   } catch (error) {
@@ -807,9 +1035,13 @@ function wire() {
       action();
       if (event.detail > 0) cellElements[selected].focus();
     });
-  for (const button of document.querySelectorAll('.pad-digit')) {
-    onPad(button, () => enter(selected, Number(button.dataset.digit)));
-  }
+  // The keys come and go with the side: one listener on their row serves them all.
+  byId('pad-digits').addEventListener('click', (event) => {
+    const button = event.target.closest('.pad-digit');
+    if (!button) return;
+    enter(selected, Number(button.dataset.digit));
+    if (event.detail > 0) cellElements[selected].focus();
+  });
   onPad(byId('erase'), () => erase(selected));
   onPad(byId('pencil'), () => setPencilMode(!pencilMode));
   onPad(byId('undo'), undo);
@@ -826,18 +1058,21 @@ function wire() {
     cellElements[selected].focus();
   });
 
+  byId('size').addEventListener('change', showKindChoices);
+  byId('variant').addEventListener('change', showKindChoices);
   byId('example').addEventListener('click', () => {
-    loadPuzzle(parseBoard(CLASSIC), 'Example puzzle');
-    say('Example puzzle loaded.', 'success');
+    const example = EXAMPLES[chosenKind().example];
+    loadPuzzle(parseBoard(example.puzzle), example.name, null, example.rules);
+    say(`${example.name} loaded.`, 'success');
   });
   byId('empty').addEventListener('click', () => {
-    loadPuzzle(emptyBoard(), 'Your puzzle');
+    loadPuzzle(emptyBoard(Number(byId('size').value)), 'Your puzzle');
     say('Empty grid: type a puzzle in, then check or solve it.');
     select(0);
   });
   byId('restart').addEventListener('click', () => {
     const givens = board.values.map((digit, i) => (board.origin[i] === 'given' ? digit : 0));
-    loadPuzzle(givens, title, solution);
+    loadPuzzle(givens, title, solution, rules);
     say('Back to the start of this puzzle.');
   });
   byId('paste-form').addEventListener('submit', (event) => {
@@ -850,7 +1085,7 @@ function wire() {
 
 function save() {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...board, title, solution }));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...board, title, solution, size, rules }));
   } catch {
     // Storage can be full or switched off; the game goes on without it.
   }
@@ -859,15 +1094,21 @@ function save() {
 function load() {
   try {
     const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
-    const fits = (list) => Array.isArray(list) && list.length === CELLS;
-    if (saved && fits(saved.values) && fits(saved.marks) && fits(saved.origin)) {
+    // A save from before other sides has 81 cells and no rules: a classic 9x9.
+    const side = sideOf(saved?.values?.length);
+    const fits = (list) => Array.isArray(list) && list.length === side * side;
+    if (side && fits(saved.values) && fits(saved.marks) && fits(saved.origin)) {
       board.values = saved.values.map(Number);
       board.marks = saved.marks.map(Number);
       board.origin = saved.origin.map(String);
-      title = String(saved.title ?? '');
-      solution = fits(saved.solution) && saved.solution.every((d) => Number.isInteger(d) && d >= 1 && d <= 9)
-        ? saved.solution
-        : null;
+      setPuzzle({
+        title: String(saved.title ?? ''),
+        solution: fits(saved.solution) && saved.solution.every((d) => Number.isInteger(d) && d >= 1 && d <= side)
+          ? saved.solution
+          : null,
+        size: side,
+        rules: readRules(saved.rules, side),
+      });
       return true;
     }
   } catch {
@@ -908,13 +1149,13 @@ async function registerServiceWorker() {
 
 // --- Start -----------------------------------------------------------------------------
 
-buildGrid();
 wire();
 if (!load()) {
-  board.values = parseBoard(CLASSIC);
+  board.values = parseBoard(EXAMPLES.classic.puzzle);
   board.origin = board.values.map((digit) => (digit ? 'given' : ''));
-  title = 'Example puzzle';
+  title = EXAMPLES.classic.name;
 }
+showKindChoices();
 render();
 document.documentElement.dataset.ready = 'true';
 registerServiceWorker();

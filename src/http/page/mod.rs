@@ -48,12 +48,13 @@ const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 const MANIFEST: &str = "application/manifest+json";
 const SVG: &str = "image/svg+xml";
 
-const SOURCES: [Source; 8] = [
+const SOURCES: [Source; 9] = [
     source("/", HTML, include_bytes!("index.html")),
     source("/app.css", CSS, include_bytes!("app.css")),
     source("/app.js", JAVASCRIPT, include_bytes!("app.js")),
     source("/api.js", JAVASCRIPT, include_bytes!("api.js")),
     source("/board.js", JAVASCRIPT, include_bytes!("board.js")),
+    source("/overlay.js", JAVASCRIPT, include_bytes!("overlay.js")),
     source("/sw.js", JAVASCRIPT, include_bytes!("sw.js")),
     source(
         "/manifest.webmanifest",

@@ -15,6 +15,7 @@ const ASSETS = [
   '/app.js',
   '/api.js',
   '/board.js',
+  '/overlay.js',
   '/manifest.webmanifest',
   '/icon.svg',
 ];
