@@ -353,15 +353,6 @@ async function newPuzzle() {
         );
         return;
       }
-      // A server older than the sizes and variants does not know the parameter.
-      if (error instanceof api.ApiError && error.code === 'invalid_parameter' && !kind.query.difficulty) {
-        say(
-          `This server cannot make ${kind.name} puzzles yet (${error.detail}). ` +
-            `Load example has one, or paste a puzzle in.`,
-          'error',
-        );
-        return;
-      }
       throw error;
     }
     const cells = parseBoard(answer.puzzle);

@@ -419,7 +419,7 @@ export function unitName(unit, index) {
 // --- Examples ------------------------------------------------------------------------------
 //
 // One puzzle of each kind the page offers, each with one solution (checked with /solve), for
-// Load example and for servers that cannot make puzzles of that kind.
+// Load example, which works offline.
 
 /** The cells of a square of `side` cells whose top-left cell is (row, col). */
 function square(row, col, side) {
