@@ -14,7 +14,14 @@ With --timing, also prints how long each side took per board (median, 90th perce
 worst): CP-SAT's wall time to count to two in this process (one worker), and the service's
 `/solve` round trip on 127.0.0.1, which includes HTTP and JSON both ways.
 
+With --set FILE..., asks instead about every board of each file (lines of N*N characters,
+or JSON lines {"board", "rules"}; `#` lines skipped), each counted by both sides, and prints
+per file both sides' median, 90th percentile and worst time and the ratio of the medians
+(CP-SAT's over ours: above 1 means ours is faster). A board CP-SAT cannot count within
+--cpsat-seconds is listed and left out of the comparison.
+
 usage: cpsat-oracle.py URL [--cases N] [--seed S] [--verbose] [--timing]
+       cpsat-oracle.py URL --set FILE... [--cpsat-seconds S]
 """
 
 import argparse
@@ -100,17 +107,20 @@ class Counter(cp_model.CpSolverSolutionCallback):
             self.StopSearch()
 
 
-def count(size, board, rules, limit=2, times=None):
+def count(size, board, rules, limit=2, times=None, seconds=60.0):
+    """CP-SAT's solutions of a board, up to `limit`; None when it ran out of time first."""
     started = time.perf_counter()
     m, x = model(size, board, rules)
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 60.0
+    solver.parameters.max_time_in_seconds = seconds
     counter = Counter(x, size, limit)
-    solver.Solve(m, counter)
+    status = solver.Solve(m, counter)
     if times is not None:
         times.append(time.perf_counter() - started)
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(counter.found) < limit:
+        return None
     return counter.found
 
 
@@ -243,6 +253,65 @@ def post(url, path, body):
         return error.code, json.load(error)
 
 
+def read_set(path):
+    """The boards of a set file as (size, board string, rules)."""
+    boards = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            entry = json.loads(line) if line.startswith("{") else {"board": line}
+            board, rules = entry["board"], entry.get("rules", {})
+            boards.append((round(len(board) ** 0.5), board, rules))
+    return boards
+
+
+def timing_summary(times):
+    ordered = sorted(times)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+    return pick(0.5), pick(0.9), ordered[-1] * 1000
+
+
+def compare_sets(url, paths, seconds):
+    """Both sides on every board of each set: agreement, then time. Exit status 1 on any
+    disagreement."""
+    disagreements = 0
+    print("| set | boards | CP-SAT median / p90 / worst (ms) | ours median / p90 / worst (ms) | ratio of medians |")
+    print("|---|---:|---:|---:|---:|")
+    for path in paths:
+        cpsat_times, service_times, skipped = [], [], 0
+        for size, board, rules in read_set(path):
+            BOXES.setdefault(size, next((r, size // r) for r in range(int(size ** 0.5), 0, -1) if size % r == 0))
+            spent = []
+            truth = count(size, board, rules, times=spent, seconds=seconds)
+            asked = time.perf_counter()
+            status, answer = post(url, "/solve", {"board": board, "rules": rules})
+            ours = time.perf_counter() - asked
+            if truth is None:
+                skipped += 1
+                print(f"CP-SAT undecided within {seconds} s (ours: {status}, {ours * 1000:.1f} ms): {board}",
+                      file=sys.stderr)
+                continue
+            said = {200: "unique" if answer.get("unique") else "multiple", 422: "none"}.get(status)
+            expected = ["none", "unique", "multiple"][len(truth)]
+            if said != expected:
+                disagreements += 1
+                print(f"{path}: /solve answered {status} {said}, CP-SAT counts {expected}: {board}",
+                      file=sys.stderr)
+                continue
+            cpsat_times.append(spent[0])
+            service_times.append(ours)
+        if not cpsat_times:
+            print(f"| {path} | 0 (+{skipped} CP-SAT undecided) | | | |")
+            continue
+        c, o = timing_summary(cpsat_times), timing_summary(service_times)
+        note = f" (+{skipped} CP-SAT undecided)" if skipped else ""
+        print(f"| {path} | {len(cpsat_times)}{note} | {c[0]:.2f} / {c[1]:.2f} / {c[2]:.1f} | "
+              f"{o[0]:.2f} / {o[1]:.2f} / {o[2]:.1f} | {c[0] / o[0]:.1f} |")
+    return 1 if disagreements else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("url")
@@ -250,7 +319,11 @@ def main():
     parser.add_argument("--seed", type=int, default=20261204)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--timing", action="store_true")
+    parser.add_argument("--set", nargs="+", metavar="FILE")
+    parser.add_argument("--cpsat-seconds", type=float, default=60.0)
     args = parser.parse_args()
+    if args.set:
+        return compare_sets(args.url, args.set, args.cpsat_seconds)
     rng = random.Random(args.seed)
     tally = {"none": 0, "unique": 0, "multiple": 0}
     failures = []
@@ -260,6 +333,9 @@ def main():
     for case in range(args.cases):
         size, rules, board = random_case(rng)
         truth = count(size, board, rules, times=cpsat_times)
+        if truth is None:
+            failures.append(f"case {case}: CP-SAT could not count it within 60 s")
+            continue
         asked = time.perf_counter()
         status, answer = post(args.url, "/solve", {"board": board, "rules": rules})
         service_times.append(time.perf_counter() - asked)

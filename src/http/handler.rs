@@ -360,8 +360,9 @@ pub(super) async fn generate(
     QueryPairs(pairs): QueryPairs,
 ) -> Result<Json<GenerateResponse>, ApiError> {
     // From the request's arrival, so that time spent waiting for a slot counts too.
-    let deadline = Instant::now() + limits.generate_deadline;
+    let arrived = Instant::now();
     let query = GenerateQuery::from_pairs(&pairs)?;
+    let deadline = arrived + limits.generate_deadline_for(query.size);
     let seed = query.seed.unwrap_or_else(draw_seed);
     if !query.is_classic() {
         let made = generator

@@ -66,6 +66,19 @@ pub struct Limits {
     pub generate_deadline: Duration,
 }
 
+impl Limits {
+    /// Time `/generate` may take for a board of side `size`: the deadline grows with the
+    /// cells (a 25x25 has almost eight times a 9x9's), staying within the request's timeout.
+    pub fn generate_deadline_for(&self, size: usize) -> Duration {
+        let scale = (size * size).div_ceil(81).max(1) as u32;
+        (self.generate_deadline * scale).min(
+            self.request_timeout
+                .mul_f64(0.9)
+                .max(self.generate_deadline),
+        )
+    }
+}
+
 /// The browser origins allowed by CORS.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CorsOrigins {
@@ -155,5 +168,26 @@ impl From<&Config> for CorsOrigins {
                     .collect(),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn larger_boards_get_a_longer_generate_deadline_within_the_request_timeout() {
+        let limits = Limits {
+            body: 1,
+            batch_body: 1,
+            request_timeout: Duration::from_secs(10),
+            grade_steps: 1,
+            generate_deadline: Duration::from_secs(2),
+        };
+        let deadlines: Vec<u64> = [4, 9, 12, 16, 25]
+            .into_iter()
+            .map(|size| limits.generate_deadline_for(size).as_secs())
+            .collect();
+        assert_eq!(deadlines, [2, 2, 4, 8, 9]);
     }
 }

@@ -83,7 +83,7 @@ impl<'a> Counter<'a> {
         budget: u64,
     ) -> Result<VariantCount, BudgetExhausted> {
         let mut search = Search::new(&self.0, limit, budget);
-        if search.start(givens) {
+        if search.start(givens, None) {
             search.run(0)?;
         }
         Ok(VariantCount {
@@ -91,6 +91,24 @@ impl<'a> Counter<'a> {
             first: search.first,
             guesses: search.guesses,
         })
+    }
+
+    /// Whether the puzzle's rules with `givens` have a solution in which `cell` does not
+    /// hold `digit`. With `digit` the cell's digit of a known solution, "no" means that
+    /// solution is the only one: a quicker question than counting to two, since it needs
+    /// no solution found, and propagation alone often answers it.
+    pub(super) fn solvable_without(
+        &self,
+        givens: &[u8],
+        cell: usize,
+        digit: u8,
+        budget: u64,
+    ) -> Result<bool, BudgetExhausted> {
+        let mut search = Search::new(&self.0, 1, budget);
+        if search.start(givens, Some((cell, 1 << digit))) {
+            search.run(0)?;
+        }
+        Ok(search.count > 0)
     }
 }
 
@@ -101,7 +119,7 @@ pub(super) fn random_solution(puzzle: &Puzzle, seed: u64, budget: u64) -> Option
     let rules = Propagator::new(puzzle);
     let mut search = Search::new(&rules, 1, budget);
     search.shuffle = seed | 1;
-    if search.start(puzzle.givens()) {
+    if search.start(puzzle.givens(), None) {
         search.run(0).ok()?;
     }
     search.first
@@ -135,6 +153,9 @@ struct Search<'a> {
     frames: Vec<Vec<u32>>,
     /// Cells just decided whose digit the propagation has yet to clear from their peers.
     fixed: Vec<usize>,
+    /// For each group of N cells, a signature of its candidates when the all-different
+    /// rule last found nothing to remove there: unchanged, the rule is not run again.
+    settled: Vec<u64>,
     guesses: u64,
     budget: u64,
     limit: usize,
@@ -151,6 +172,7 @@ impl<'a> Search<'a> {
             rules,
             frames: Vec::new(),
             fixed: Vec::new(),
+            settled: vec![0; rules.full_groups.len()],
             shuffle: 0,
             guesses: 0,
             budget,
@@ -162,9 +184,17 @@ impl<'a> Search<'a> {
 
     /// Puts the candidates of the board as given, propagated, at depth 0; `false` when that
     /// already fails.
-    fn start(&mut self, givens: &[u8]) -> bool {
+    fn start(&mut self, givens: &[u8], excluded: Option<(usize, u32)>) -> bool {
         let mut domains: Vec<u32> = self.rules.puzzle.allowed.clone();
         self.fixed.clear();
+        if let Some((cell, bit)) = excluded {
+            domains[cell] &= !bit;
+            match domains[cell].count_ones() {
+                0 => return false,
+                1 => self.fixed.push(cell),
+                _ => {}
+            }
+        }
         for (cell, &digit) in givens.iter().enumerate() {
             if digit != 0 {
                 let bit = 1u32 << digit;
@@ -175,7 +205,10 @@ impl<'a> Search<'a> {
                 self.fixed.push(cell);
             }
         }
-        let ok = self.rules.propagate(&mut domains, &mut self.fixed).is_ok();
+        let ok = self
+            .rules
+            .propagate(&mut domains, &mut self.fixed, &mut self.settled)
+            .is_ok();
         self.frames.push(domains);
         ok
     }
@@ -241,7 +274,11 @@ impl<'a> Search<'a> {
             if domain.is_power_of_two() {
                 self.fixed.push(cell);
             }
-            if self.rules.propagate(next, &mut self.fixed).is_ok() {
+            if self
+                .rules
+                .propagate(next, &mut self.fixed, &mut self.settled)
+                .is_ok()
+            {
                 self.run(depth + 1)?;
             }
         }
@@ -333,8 +370,14 @@ impl<'a> Propagator<'a> {
         Some((cell, domains[cell]))
     }
 
-    /// Propagates to a fixed point; `fixed` lists cells just decided.
-    fn propagate(&self, domains: &mut [u32], fixed: &mut Vec<usize>) -> Result<(), Contradiction> {
+    /// Propagates to a fixed point; `fixed` lists cells just decided, `settled` the groups'
+    /// signatures where the all-different rule last had nothing to remove.
+    fn propagate(
+        &self,
+        domains: &mut [u32],
+        fixed: &mut Vec<usize>,
+        settled: &mut [u64],
+    ) -> Result<(), Contradiction> {
         loop {
             while let Some(cell) = fixed.pop() {
                 let bit = domains[cell];
@@ -366,8 +409,16 @@ impl<'a> Propagator<'a> {
                 continue;
             }
             let mut pruned = false;
-            for cells in &self.full_groups {
-                pruned |= all_different(cells, domains, fixed)?;
+            for (cells, seen) in self.full_groups.iter().zip(settled.iter_mut()) {
+                let now = signature(cells, domains);
+                if *seen == now {
+                    continue;
+                }
+                if all_different(cells, domains, fixed)? {
+                    pruned = true;
+                } else {
+                    *seen = now;
+                }
             }
             if !pruned {
                 return Ok(());
@@ -487,6 +538,14 @@ fn all_different(
         pruned |= narrow(domains, cell, keep, fixed)?;
     }
     Ok(pruned)
+}
+
+/// A hash of a group's candidates (FNV-1a over the masks): equal signatures stand for equal
+/// candidates, and a rare collision only skips a filtering, which never makes a wrong answer.
+fn signature(cells: &[usize], domains: &[u32]) -> u64 {
+    cells.iter().fold(0xCBF2_9CE4_8422_2325, |hash, &cell| {
+        (hash ^ u64::from(domains[cell])).wrapping_mul(0x0100_0000_01B3)
+    })
 }
 
 /// A group's cells, their candidates and a matching of cells to digits.

@@ -25,7 +25,7 @@ use super::rules::{Cage, Diagonal, Puzzle, Rules, VariantCell};
 use crate::Symmetry;
 
 /// The guesses one uniqueness check may take, scaled down by the board's cells.
-const CHECK_BUDGET_9X9: u64 = 2_000;
+const CHECK_BUDGET_9X9: u64 = 200;
 /// The guesses filling an empty board may take before the generator tries another seed.
 const FILL_BUDGET: u64 = 2_000;
 
@@ -175,10 +175,13 @@ pub fn generate_variant(
     let layout = Puzzle::new(vec![0; size * size], &rules)
         .map_err(|err| VariantGenerateError::Unsupported(err.message))?;
     let counter = Counter::new(&layout);
-    let unique = |clues: &[u8]| {
-        counter
-            .count(clues, 2, budget)
-            .is_ok_and(|count| count.solutions == 1)
+    // The clues of an orbit may go when no solution has another digit in any of its cells.
+    let only_solution_without = |clues: &[u8], orbit: &[usize]| {
+        orbit.iter().all(|&cell| {
+            counter
+                .solvable_without(clues, cell, solution[cell], budget)
+                .is_ok_and(|solvable| !solvable)
+        })
     };
     let mut clues = if options.kind == VariantKind::Killer {
         clues_until_unique(&solution, &counter, budget, &mut rng, keep_going)?
@@ -198,7 +201,7 @@ pub fn generate_variant(
         for &cell in &orbit {
             clues[cell] = 0;
         }
-        if !unique(&clues) {
+        if !only_solution_without(&clues, &orbit) {
             for (&cell, &digit) in orbit.iter().zip(&kept) {
                 clues[cell] = digit;
             }
