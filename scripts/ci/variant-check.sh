@@ -6,8 +6,10 @@
 #      scripts/peers/requirements-cpsat.txt);
 #   2. builds the release binary (honours CARGO_TARGET_DIR) and starts it on a free
 #      127.0.0.1 port (stopped on exit);
-#   3. runs the oracle against it: seeded random boards of sides 4 to 12 under random
-#      mixes of the rules, each answer of /solve and /validate compared with CP-SAT's count.
+#   3. runs the oracle against it: every board of the committed sets of other sizes and
+#      variants (data/sizes, data/variants; the 25x25 ones are beyond CP-SAT's minute),
+#      then seeded random boards of sides 4 to 12 under random mixes of the rules, each
+#      answer of /solve and /validate compared with CP-SAT's count.
 #
 # Environment:
 #   CPSAT_VENV   the virtualenv to use (default ~/.cache/sudoku-service-cpsat-venv)
@@ -20,4 +22,6 @@ VENV="${CPSAT_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/sudoku-service-cpsat-venv}"
 source "$ROOT/scripts/lib/server.sh"
 # shellcheck disable=SC2086 # CPSAT_ARGS is a list of words
 run_oracle variant-check "$ROOT" "$VENV" "$ROOT/scripts/peers/requirements-cpsat.txt" \
-    "$ROOT/scripts/peers/cpsat-oracle.py" ${CPSAT_ARGS:-}
+    "$ROOT/scripts/peers/cpsat-oracle.py" \
+    --set "$ROOT"/data/sizes/gecode_9x9 "$ROOT"/data/sizes/gecode_16x16 "$ROOT"/data/variants/*.jsonl \
+    ${CPSAT_ARGS:-}
