@@ -43,14 +43,16 @@ fn main() {
             } else {
                 serde_json::json!({ "board": line }).to_string()
             };
-            let puzzle = serde_json::from_str::<BoardRequest>(&body)
+            let read = serde_json::from_str::<BoardRequest>(&body)
                 .map_err(|err| err.to_string())
-                .and_then(|request| request_input(&request).map_err(|err| err.to_string()))
-                .map(|(_, puzzle)| puzzle)
-                .unwrap_or_else(|err| {
+                .and_then(|request| request_input(&request).map_err(|err| err.to_string()));
+            let puzzle = match read {
+                Ok((_, puzzle)) => puzzle,
+                Err(err) => {
                     eprintln!("{file}:{}: {err}", number + 1);
                     std::process::exit(2);
-                });
+                }
+            };
             let mut best = f64::INFINITY;
             for _ in 0..passes {
                 let started = Instant::now();
