@@ -335,17 +335,23 @@ impl<'a> Propagator<'a> {
     /// digit has only two places in a group, the branch is that digit in its first place,
     /// then not there (so in the other): two ways, as a pair of candidates would give.
     fn branching(&self, domains: &[u32]) -> Option<(usize, u32)> {
-        let mut best: Option<(u32, usize)> = None;
+        // Fewest candidates first; among equals, the cell that sees the most open cells,
+        // since placing it narrows the most.
+        let mut best: Option<(u32, usize, usize)> = None;
         for (cell, &mask) in domains.iter().enumerate() {
             let count = mask.count_ones();
-            if count > 1 && best.is_none_or(|(least, _)| count < least) {
-                best = Some((count, cell));
-                if count == 2 {
-                    break;
-                }
+            if count < 2 || best.is_some_and(|(least, _, _)| count > least) {
+                continue;
+            }
+            let open = self.puzzle.peers[cell]
+                .iter()
+                .filter(|&&peer| !domains[peer].is_power_of_two())
+                .count();
+            if best.is_none_or(|(least, most, _)| count < least || open > most) {
+                best = Some((count, open, cell));
             }
         }
-        let (least, cell) = best?;
+        let (least, _, cell) = best?;
         if least > 2 {
             for cells in &self.full_groups {
                 let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
