@@ -349,3 +349,31 @@ fn conflicts_name_every_rule_broken() {
         "thermometer 1 does not rise from 3 in r1c4 to 3 in r2c4"
     );
 }
+
+#[test]
+fn empty_boards_under_rules_blind_to_digits_are_decided_within_a_small_guess_bound() {
+    let windows: Vec<Vec<VariantCell>> = [(1, 1), (1, 5), (5, 1), (5, 5)]
+        .into_iter()
+        .map(|(top, left)| (0..9).map(|i| at(top + i / 3, left + i % 3)).collect())
+        .collect();
+    // OR-tools CP-SAT proves the first two have no solution.
+    for (diagonals, anti_knight, solvable) in [
+        (vec![Diagonal::Main, Diagonal::Anti], true, false),
+        (vec![Diagonal::Main], true, false),
+        (vec![Diagonal::Main, Diagonal::Anti], false, true),
+    ] {
+        let rules = Rules {
+            diagonals,
+            extra_regions: windows.clone(),
+            anti_knight,
+            ..Rules::default()
+        };
+        let puzzle = Puzzle::new(vec![0; 81], &rules).unwrap();
+        let counted = count_variant_solutions(&puzzle, 2, 5_000).expect("decided");
+        assert_eq!(counted.solutions, if solvable { 2 } else { 0 }, "{rules:?}");
+        if let Some(first) = counted.first {
+            assert!(find_variant_conflicts(&puzzle, &first).is_empty());
+            assert!(first.iter().all(|&digit| digit != 0));
+        }
+    }
+}

@@ -63,7 +63,40 @@ pub fn count_variant_solutions(
     limit: usize,
     budget: u64,
 ) -> Result<VariantCount, BudgetExhausted> {
-    Counter::new(puzzle).count(puzzle.givens(), limit, budget)
+    let counter = Counter::new(puzzle);
+    if limit <= EMPTY_BOARD_SOLUTIONS && is_empty_and_digit_blind(puzzle) {
+        // Any solution of an empty board under rules blind to the digits' values is one
+        // relabelling away from a solution whose first row reads 1, 2, ... N, and has at
+        // least 4! = 24 relabellings: so the board has a solution only if that one has, and
+        // then many. Fixing the first row spares the search N! symmetric subtrees.
+        let first_row: Vec<u8> = (0..puzzle.size * puzzle.size)
+            .map(|cell| {
+                if cell < puzzle.size {
+                    cell as u8 + 1
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let counted = counter.count(&first_row, 1, budget)?;
+        return Ok(VariantCount {
+            solutions: if counted.solutions > 0 { limit } else { 0 },
+            ..counted
+        });
+    }
+    counter.count(puzzle.givens(), limit, budget)
+}
+
+/// The fewest solutions a solvable empty board has: the relabellings of one, 4! on a 4x4.
+const EMPTY_BOARD_SOLUTIONS: usize = 24;
+
+/// Whether the board has no clue and its rules treat every digit alike (no cage sums,
+/// parity or thermometers), so that relabelling the digits of a solution gives another.
+fn is_empty_and_digit_blind(puzzle: &Puzzle) -> bool {
+    puzzle.givens.iter().all(|&digit| digit == 0)
+        && puzzle.cages.iter().all(|cage| cage.sum.is_none())
+        && puzzle.thermometers.is_empty()
+        && puzzle.allowed.iter().all(|&mask| mask == puzzle.allowed[0])
 }
 
 /// Counts solutions of one board's rules under different clues, its layout of groups and
