@@ -186,8 +186,9 @@ struct Search<'a> {
     frames: Vec<Vec<u32>>,
     /// Cells just decided whose digit the propagation has yet to clear from their peers.
     fixed: Vec<usize>,
-    /// For each group of N cells, a signature of its candidates when the all-different
-    /// rule last found nothing to remove there: unchanged, the rule is not run again.
+    /// For each group of N cells, then each cage, a signature of its candidates when the
+    /// all-different rule (the cage's combinations) last found nothing to remove there:
+    /// unchanged, it is not run again.
     settled: Vec<u64>,
     guesses: u64,
     budget: u64,
@@ -205,7 +206,7 @@ impl<'a> Search<'a> {
             rules,
             frames: Vec::new(),
             fixed: Vec::new(),
-            settled: vec![0; rules.full_groups.len()],
+            settled: vec![0; rules.full_groups.len() + rules.puzzle.cages.len()],
             shuffle: 0,
             guesses: 0,
             budget,
@@ -438,27 +439,29 @@ impl<'a> Propagator<'a> {
                 continue;
             }
             let mut narrowed = self.locked_candidates(domains, fixed)?;
-            for cage in &self.puzzle.cages {
-                narrowed |= cage_bounds(cage, domains, fixed)?;
-            }
+            let (groups_seen, cages_seen) = settled.split_at_mut(self.full_groups.len());
+            let cages = &self.puzzle.cages;
+            narrowed |= where_changed(
+                cages_seen,
+                |k| &cages[k].cells,
+                domains,
+                fixed,
+                |k, d, f| cage_combinations(&cages[k], d, f),
+            )?;
             for thermometer in &self.puzzle.thermometers {
                 narrowed |= thermometer_bounds(thermometer, domains, fixed)?;
             }
             if narrowed || !fixed.is_empty() {
                 continue;
             }
-            let mut pruned = false;
-            for (cells, seen) in self.full_groups.iter().zip(settled.iter_mut()) {
-                let now = signature(cells, domains);
-                if *seen == now {
-                    continue;
-                }
-                if all_different(cells, domains, fixed)? {
-                    pruned = true;
-                } else {
-                    *seen = now;
-                }
-            }
+            let groups = &self.full_groups;
+            let pruned = where_changed(
+                groups_seen,
+                |g| groups[g],
+                domains,
+                fixed,
+                |g, d, f| all_different(groups[g], d, f),
+            )?;
             if !pruned {
                 return Ok(());
             }
@@ -544,23 +547,12 @@ fn all_different(
     domains: &mut [u32],
     fixed: &mut Vec<usize>,
 ) -> Result<bool, Contradiction> {
-    let n = cells.len();
     if cells.iter().all(|&cell| domains[cell].is_power_of_two()) {
         return Ok(false);
     }
-    let mut graph = CellGraph {
-        candidates: [0; 32],
-        holder: [u8::MAX; 32],
-        digit_of: [0; 32],
-        n,
-    };
-    for (i, &cell) in cells.iter().enumerate() {
-        graph.candidates[i] = domains[cell];
-    }
-    for i in 0..n {
-        if !graph.augment(i, &mut 0) {
-            return Err(Contradiction);
-        }
+    let mut graph = CellGraph::of(cells.iter().map(|&cell| domains[cell]));
+    if !graph.matches_every_cell() {
+        return Err(Contradiction);
     }
     let components = graph.components();
     let mut pruned = false;
@@ -577,6 +569,30 @@ fn all_different(
         pruned |= narrow(domains, cell, keep, fixed)?;
     }
     Ok(pruned)
+}
+
+/// Runs `rule` on each group (or cage) `i` whose cells' candidates differ from when it last
+/// removed nothing there (`seen[i]` holds their signature then); whether it removed anything.
+fn where_changed<'c>(
+    seen: &mut [u64],
+    cells_of: impl Fn(usize) -> &'c [usize],
+    domains: &mut [u32],
+    fixed: &mut Vec<usize>,
+    mut rule: impl FnMut(usize, &mut [u32], &mut Vec<usize>) -> Result<bool, Contradiction>,
+) -> Result<bool, Contradiction> {
+    let mut removed = false;
+    for (i, last) in seen.iter_mut().enumerate() {
+        let now = signature(cells_of(i), domains);
+        if *last == now {
+            continue;
+        }
+        if rule(i, domains, fixed)? {
+            removed = true;
+        } else {
+            *last = now;
+        }
+    }
+    Ok(removed)
 }
 
 /// A hash of a group's candidates (FNV-1a over the masks): equal signatures stand for equal
@@ -598,6 +614,26 @@ struct CellGraph {
 }
 
 impl CellGraph {
+    /// The graph of cells with these candidates, nothing matched yet.
+    fn of(candidates: impl IntoIterator<Item = u32>) -> CellGraph {
+        let mut graph = CellGraph {
+            candidates: [0; 32],
+            holder: [u8::MAX; 32],
+            digit_of: [0; 32],
+            n: 0,
+        };
+        for (slot, mask) in graph.candidates.iter_mut().zip(candidates) {
+            *slot = mask;
+            graph.n += 1;
+        }
+        graph
+    }
+
+    /// Whether every cell gets a digit of its own (a perfect matching, by augmenting paths).
+    fn matches_every_cell(&mut self) -> bool {
+        (0..self.n).all(|i| self.augment(i, &mut 0))
+    }
+
     /// Matches cell `i`, moving other cells along an augmenting path; `tried` holds the
     /// digits already visited on this search.
     fn augment(&mut self, i: usize, tried: &mut u32) -> bool {
@@ -729,6 +765,99 @@ fn extreme_sum(mut mask: u32, count: usize, largest: bool) -> Option<u32> {
     Some(sum)
 }
 
+/// How many sets of digits a cage's sum is checked against at most before the bounds
+/// alone serve (a long cage of a large board has too many).
+const CAGE_SETS: usize = 512;
+
+/// Keeps in each cell of a cage only the digits it holds in some way of filling the cage
+/// with different digits of its candidates that make the sum: each set of digits making
+/// the sum (what killer players call the cage's combinations) is matched to the cells. Stronger than [`cage_bounds`], which it falls back to when the sets to
+/// try pass [`CAGE_SETS`].
+fn cage_combinations(
+    cage: &CompiledCage,
+    domains: &mut [u32],
+    fixed: &mut Vec<usize>,
+) -> Result<bool, Contradiction> {
+    let Some(sum) = cage.sum else {
+        return Ok(false);
+    };
+    if cage
+        .cells
+        .iter()
+        .all(|&cell| domains[cell].is_power_of_two())
+    {
+        return Ok(false);
+    }
+    let union = cage
+        .cells
+        .iter()
+        .fold(0u32, |all, &cell| all | domains[cell]);
+    let size = cage.cells.len();
+    let mut keep = [0u32; 32];
+    let mut sets = 0;
+    let complete = digit_sets(union, cage.cells.len(), sum, 0, &mut |set| {
+        sets += 1;
+        let mut options = [0u32; 32];
+        for (option, &cell) in options.iter_mut().zip(&cage.cells) {
+            *option = domains[cell] & set;
+        }
+        let options = &options[..size];
+        let mut first = CellGraph::of(options.iter().copied());
+        if !first.matches_every_cell() {
+            return sets < CAGE_SETS;
+        }
+        for (kept, &digit) in keep.iter_mut().zip(&first.digit_of[..size]) {
+            *kept |= digit;
+        }
+        for (i, kept) in keep.iter_mut().enumerate().take(size) {
+            let mut untried = options[i] & !*kept;
+            while untried != 0 {
+                let digit = untried & untried.wrapping_neg();
+                untried &= !digit;
+                // The digit stays if the other cells can take the set's other digits.
+                let mut graph = CellGraph::of(options.iter().map(|&o| o & !digit));
+                graph.candidates[i] = digit;
+                if graph.matches_every_cell() {
+                    *kept |= digit;
+                }
+            }
+        }
+        sets < CAGE_SETS
+    });
+    if !complete {
+        return cage_bounds(cage, domains, fixed);
+    }
+    let mut narrowed = false;
+    for (kept, &cell) in keep.iter().zip(&cage.cells) {
+        narrowed |= narrow(domains, cell, *kept, fixed)?;
+    }
+    Ok(narrowed)
+}
+
+/// Calls `each` with every set of `count` different digits of `pool` adding up to `sum`
+/// (bit d for digit d; `chosen` holds the digits taken so far), smallest digits first;
+/// `false` when `each` asked to stop.
+fn digit_sets(
+    pool: u32,
+    count: usize,
+    sum: u32,
+    chosen: u32,
+    each: &mut dyn FnMut(u32) -> bool,
+) -> bool {
+    if count == 0 {
+        return sum != 0 || each(chosen);
+    }
+    let least = extreme_sum(pool, count, false);
+    let most = extreme_sum(pool, count, true);
+    if least.is_none_or(|least| least > sum) || most.is_none_or(|most| most < sum) {
+        return true;
+    }
+    let digit = pool.trailing_zeros();
+    let rest = pool & (pool - 1);
+    (digit > sum || digit_sets(rest, count - 1, sum - digit, chosen | 1 << digit, each))
+        && digit_sets(rest, count, sum, chosen, each)
+}
+
 /// Removes from each cell of a cage the digits its sum leaves no room for: the others
 /// must make the rest, and different digits from their candidates make only so little or
 /// so much.
@@ -790,4 +919,59 @@ fn thermometer_bounds(
         narrowed |= narrow(domains, pair[0], below, fixed)?;
     }
     Ok(narrowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digits(mask: u32) -> Vec<u32> {
+        (1..32).filter(|d| mask & (1 << d) != 0).collect()
+    }
+
+    #[test]
+    fn a_cage_keeps_only_the_digits_of_its_combinations() {
+        let all = 0b11_1111_1110;
+        let cage = CompiledCage {
+            sum: Some(10),
+            cells: vec![0, 1],
+        };
+        // The bounds keep 5 (5 and another from 1 to 9 can make 10); no two different
+        // digits with a 5 do.
+        let mut domains = vec![all, all];
+        assert!(cage_bounds(&cage, &mut domains, &mut Vec::new()).is_ok_and(|n| !n));
+        assert!(cage_combinations(&cage, &mut domains, &mut Vec::new()).is_ok_and(|n| n));
+        assert_eq!(digits(domains[0]), [1, 2, 3, 4, 6, 7, 8, 9]);
+        // With 9 gone from one cell, 1 goes from the other.
+        domains[1] &= !(1 << 9);
+        assert!(cage_combinations(&cage, &mut domains, &mut Vec::new()).is_ok());
+        assert_eq!(digits(domains[0]), [2, 3, 4, 6, 7, 8, 9]);
+        let three = CompiledCage {
+            sum: Some(24),
+            cells: vec![0, 1, 2],
+        };
+        let mut domains = vec![all; 3];
+        assert!(cage_combinations(&three, &mut domains, &mut Vec::new()).is_ok());
+        assert!(domains.iter().all(|&d| digits(d) == [7, 8, 9]));
+        domains[0] = 1 << 9;
+        domains[1] = 1 << 9;
+        assert!(cage_combinations(&three, &mut domains, &mut Vec::new()).is_err());
+    }
+
+    #[test]
+    fn digit_sets_are_every_set_of_different_digits_making_the_sum() {
+        let mut found = Vec::new();
+        let complete = digit_sets(0b11_1111_1110, 3, 9, 0, &mut |set| {
+            found.push(digits(set));
+            true
+        });
+        assert!(complete);
+        assert_eq!(found, [vec![1, 2, 6], vec![1, 3, 5], vec![2, 3, 4]]);
+        let mut calls = 0;
+        assert!(!digit_sets(0b11_1111_1110, 2, 10, 0, &mut |_| {
+            calls += 1;
+            calls < 2
+        }));
+        assert_eq!(calls, 2);
+    }
 }
