@@ -765,14 +765,16 @@ fn extreme_sum(mut mask: u32, count: usize, largest: bool) -> Option<u32> {
     Some(sum)
 }
 
-/// How many sets of digits a cage's sum is checked against at most before the bounds
-/// alone serve (a long cage of a large board has too many).
-const CAGE_SETS: usize = 512;
+/// How many steps the search for a cage's sets of digits may take before the bounds alone
+/// serve: a long cage of a large board has too many sets, and a pool of digits with gaps
+/// (all even, say) can make many steps find none.
+const CAGE_STEPS: usize = 4_096;
 
 /// Keeps in each cell of a cage only the digits it holds in some way of filling the cage
 /// with different digits of its candidates that make the sum: each set of digits making
-/// the sum (what killer players call the cage's combinations) is matched to the cells. Stronger than [`cage_bounds`], which it falls back to when the sets to
-/// try pass [`CAGE_SETS`].
+/// the sum (what killer players call the cage's combinations) is matched to the cells.
+/// Stronger than [`cage_bounds`], which it falls back to when the search for the sets
+/// takes more than [`CAGE_STEPS`] steps.
 fn cage_combinations(
     cage: &CompiledCage,
     domains: &mut [u32],
@@ -794,9 +796,8 @@ fn cage_combinations(
         .fold(0u32, |all, &cell| all | domains[cell]);
     let size = cage.cells.len();
     let mut keep = [0u32; 32];
-    let mut sets = 0;
-    let complete = digit_sets(union, cage.cells.len(), sum, 0, &mut |set| {
-        sets += 1;
+    let mut steps = CAGE_STEPS;
+    let complete = digit_sets(union, cage.cells.len(), sum, 0, &mut steps, &mut |set| {
         let mut options = [0u32; 32];
         for (option, &cell) in options.iter_mut().zip(&cage.cells) {
             *option = domains[cell] & set;
@@ -804,7 +805,7 @@ fn cage_combinations(
         let options = &options[..size];
         let mut first = CellGraph::of(options.iter().copied());
         if !first.matches_every_cell() {
-            return sets < CAGE_SETS;
+            return true;
         }
         for (kept, &digit) in keep.iter_mut().zip(&first.digit_of[..size]) {
             *kept |= digit;
@@ -822,7 +823,7 @@ fn cage_combinations(
                 }
             }
         }
-        sets < CAGE_SETS
+        true
     });
     if !complete {
         return cage_bounds(cage, domains, fixed);
@@ -836,14 +837,19 @@ fn cage_combinations(
 
 /// Calls `each` with every set of `count` different digits of `pool` adding up to `sum`
 /// (bit d for digit d; `chosen` holds the digits taken so far), smallest digits first;
-/// `false` when `each` asked to stop.
+/// `false` when `each` asked to stop or the `steps` ran out first.
 fn digit_sets(
     pool: u32,
     count: usize,
     sum: u32,
     chosen: u32,
+    steps: &mut usize,
     each: &mut dyn FnMut(u32) -> bool,
 ) -> bool {
+    let Some(left) = steps.checked_sub(1) else {
+        return false;
+    };
+    *steps = left;
     if count == 0 {
         return sum != 0 || each(chosen);
     }
@@ -854,8 +860,16 @@ fn digit_sets(
     }
     let digit = pool.trailing_zeros();
     let rest = pool & (pool - 1);
-    (digit > sum || digit_sets(rest, count - 1, sum - digit, chosen | 1 << digit, each))
-        && digit_sets(rest, count, sum, chosen, each)
+    (digit > sum
+        || digit_sets(
+            rest,
+            count - 1,
+            sum - digit,
+            chosen | 1 << digit,
+            steps,
+            each,
+        ))
+        && digit_sets(rest, count, sum, chosen, steps, each)
 }
 
 /// Removes from each cell of a cage the digits its sum leaves no room for: the others
@@ -961,17 +975,29 @@ mod tests {
     #[test]
     fn digit_sets_are_every_set_of_different_digits_making_the_sum() {
         let mut found = Vec::new();
-        let complete = digit_sets(0b11_1111_1110, 3, 9, 0, &mut |set| {
+        let complete = digit_sets(0b11_1111_1110, 3, 9, 0, &mut { CAGE_STEPS }, &mut |set| {
             found.push(digits(set));
             true
         });
         assert!(complete);
         assert_eq!(found, [vec![1, 2, 6], vec![1, 3, 5], vec![2, 3, 4]]);
         let mut calls = 0;
-        assert!(!digit_sets(0b11_1111_1110, 2, 10, 0, &mut |_| {
-            calls += 1;
-            calls < 2
-        }));
+        assert!(!digit_sets(
+            0b11_1111_1110,
+            2,
+            10,
+            0,
+            &mut { CAGE_STEPS },
+            &mut |_| {
+                calls += 1;
+                calls < 2
+            }
+        ));
         assert_eq!(calls, 2);
+        // Twelve even digits never make an odd sum: the search gives up within its steps.
+        let evens = (1..=12).fold(0u32, |pool, half| pool | 1 << (2 * half));
+        let mut steps = 64;
+        assert!(!digit_sets(evens, 6, 77, 0, &mut steps, &mut |_| true));
+        assert_eq!(steps, 0);
     }
 }
