@@ -12,6 +12,7 @@
 
 use super::board::{Board, Rules};
 use super::isa::Portable;
+use super::tables::{ROWS_OF_COLUMN, columns};
 use crate::grid::CELLS;
 
 /// The cells of the 27 units: rows, columns, boxes.
@@ -31,10 +32,86 @@ static UNITS: [[u8; 9]; 27] = {
     units
 };
 
+/// The first cell of each row of a band.
+const ROW_STARTS: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// The first cell of each of a band's nine row triads.
+const ROW_TRIAD_STARTS: u32 = ROW_STARTS * 0b100_1001;
+
+/// Adds one to the bit-sliced counters `count` (ones, twos, four or more) where `bits` is set.
+#[inline(always)]
+fn add_to_count(count: &mut [u32; 3], bits: u32) {
+    let carry = count[0] & bits;
+    count[0] ^= bits;
+    count[2] |= count[1] & carry;
+    count[1] ^= carry;
+}
+
+/// The row triads of a band mask (bit of the triad's first cell) holding every candidate
+/// of their row: a row whose candidates lie in one box.
+#[inline(always)]
+fn rows_in_one_box(mask: u32) -> u32 {
+    let present = mask | mask >> 1 | mask >> 2;
+    let [first, second, third] = [0, 3, 6].map(|shift| (present >> shift) & ROW_STARTS);
+    let only_first = first & !second & !third;
+    let only_second = second & !first & !third;
+    let only_third = third & !first & !second;
+    only_first | only_second << 3 | only_third << 6
+}
+
 /// No cell matched to this digit yet.
 const UNMATCHED: u8 = u8::MAX;
 
 impl Board {
+    /// True when some triad (the three cells a column shares with a box, or a row with a
+    /// box) must take more digits than it has cells, or exactly three and has a cell that can
+    /// take none of them. A digit must go into a triad when its column's (row's) candidates
+    /// all lie in that box: the band rules leave each such digit some place, so a squeeze of
+    /// several of them goes unseen until one of the cells is placed, which on a sparse board
+    /// can be deep below. About 1,700 instructions, bit-parallel over the bands, a quarter
+    /// of the matching check: the search runs it first (see [`super::search`]). The idea of
+    /// reasoning on triads is tdoku's (Dillon's write-up); this count of forced digits is ours.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn has_overfilled_triad(&self) -> bool {
+        // Bit-sliced counts (1, 2, 4 or more) of the digits forced into each triad: for
+        // columns, bit 9b + c is column c's triad in band b; for rows, bit 3t + b is the
+        // triad starting at cell 3t of band b. Per band, the cells that can take a digit
+        // forced into their column's triad, and into their row's.
+        let mut column_counts = [0u32; 3];
+        let mut row_counts = [0u32; 3];
+        let mut covered_in_columns = [0u32; 3];
+        let mut covered_in_rows = [0u32; 3];
+        for digit in 0..9 {
+            let masks = [0, 1, 2].map(|band| self.cands[3 * digit + band]);
+            let [c0, c1, c2] = masks.map(columns);
+            let forced_columns = [c0 & !(c1 | c2), c1 & !(c0 | c2), c2 & !(c0 | c1)];
+            let forced_rows = masks.map(rows_in_one_box);
+            add_to_count(
+                &mut column_counts,
+                forced_columns[0] | forced_columns[1] << 9 | forced_columns[2] << 18,
+            );
+            add_to_count(
+                &mut row_counts,
+                forced_rows[0] | forced_rows[1] << 1 | forced_rows[2] << 2,
+            );
+            for band in 0..3 {
+                covered_in_columns[band] |= masks[band] & (forced_columns[band] * ROWS_OF_COLUMN);
+                covered_in_rows[band] |= masks[band] & (forced_rows[band] * 0b111);
+            }
+        }
+        if column_counts[2] | row_counts[2] != 0 {
+            return true;
+        }
+        let full_columns = column_counts[0] & column_counts[1];
+        let full_rows = row_counts[0] & row_counts[1];
+        (0..3).any(|band| {
+            let columns = ((full_columns >> (9 * band)) & 0x1FF) * ROWS_OF_COLUMN;
+            let rows = ((full_rows >> band) & ROW_TRIAD_STARTS) * 0b111;
+            (columns & !covered_in_columns[band]) | (rows & !covered_in_rows[band]) != 0
+        })
+    }
+
     /// True when some row, column or box cannot hold its nine digits in distinct cells: then
     /// neither this board nor any board below it has a solution. Only the unsolved cells are
     /// matched: a placed digit is already out of its units' other cells.
@@ -246,6 +323,68 @@ mod tests {
         )
         .unwrap();
         assert!(board.has_unmatchable_unit());
+    }
+
+    /// The board of `line`, propagated.
+    fn propagated(line: &str) -> Board {
+        let mut board = Board::from_grid(&Grid::from_line(line).unwrap()).unwrap();
+        assert!(board.propagate::<Portable>(Rules::Full).is_ok());
+        board
+    }
+
+    /// The board of `line`, as set up from its givens.
+    fn given(line: &str) -> Board {
+        Board::from_grid(&Grid::from_line(line).unwrap()).unwrap()
+    }
+
+    /// `line` turned about the main diagonal: rows become columns.
+    fn transposed(line: &str) -> String {
+        let cells: Vec<char> = line.chars().collect();
+        (0..81).map(|i| cells[9 * (i % 9) + i / 9]).collect()
+    }
+
+    #[test]
+    fn digits_forced_into_a_triad_beyond_what_its_cells_take_are_seen() {
+        // 1, 5 and 6 must go to column 4's cells of rows 6 to 8 (boxes 1 and 4 hold them),
+        // and row 6 holds all three, so its cell there can take none: a full triad with a
+        // cell left out. Seen in columns, and in rows once the board is turned.
+        let squeezed =
+            ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........";
+        assert!(given(squeezed).has_overfilled_triad());
+        assert!(given(&transposed(squeezed)).has_overfilled_triad());
+        assert!(propagated(squeezed).has_overfilled_triad());
+        // With a fourth digit given in that triad, four digits are forced into three cells.
+        let mut four = squeezed.to_string();
+        four.replace_range(58..59, "9");
+        assert!(given(&four).has_overfilled_triad());
+        // Without the givens of 5 in boxes 1 and 4, 5 may go elsewhere in the column.
+        let relieved =
+            "............6.1.43..........1..........1.6...3.......553.....61........4.........";
+        assert!(!given(relieved).has_overfilled_triad());
+        assert!(!given(&transposed(relieved)).has_overfilled_triad());
+    }
+
+    #[test]
+    fn no_board_with_a_solution_has_an_overfilled_triad() {
+        // Every triad of a solution holds the digits forced into it, so no board between the
+        // givens and a solution may fail the check: the puzzles of the committed sets, and
+        // those boards with part of their solution filled in.
+        for set in [
+            "puzzles3_magictour_top1465",
+            "puzzles2_17_clue",
+            "msolve_hardest_to_solve",
+        ] {
+            for puzzle in crate::puzzle_sets::spread(set, 100) {
+                let solution = crate::Solver::default().solve(&puzzle).unwrap();
+                assert!(!propagated(&puzzle.to_line()).has_overfilled_triad());
+                let mut half = *puzzle.cells();
+                for (i, cell) in half.iter_mut().enumerate().filter(|(i, _)| i % 3 == 0) {
+                    *cell = solution.cells()[i];
+                }
+                let half = Grid::from_cells(half).unwrap().to_line();
+                assert!(!propagated(&half).has_overfilled_triad(), "{half}");
+            }
+        }
     }
 
     #[test]

@@ -66,6 +66,10 @@
 //! each unit's cells and digits) sees it, but costs a few thousand instructions, too many
 //! for every node; the search runs it now and then once a board has taken more guesses than
 //! most puzzles need, and leaves the whole squeezed subtree when it fires ([`search`]).
+//! Before it, at 16 guesses, a cheaper check counts the digits forced into each triad (the
+//! three cells a column or row shares with a box: a digit whose places in the column lie in
+//! one box): more than three, or three with a cell of the triad that can take none of them,
+//! refutes the board; that is the squeeze of most such boards.
 //! Past a thousand guesses the check enforces the all-different rule instead (every
 //! naked and hidden subset, with the band rules between rounds), which also sees squeezes
 //! that subsets in other units bring about, and the search also probes every

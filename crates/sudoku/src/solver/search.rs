@@ -2,19 +2,21 @@
 //! the budget, and the fresh start with cells only when configurations lose their way.
 //!
 //! # Leaving a squeezed subtree
-//! Now and then, when a node branches, the search runs the all-different check (see
-//! [`super::matching`]). When it finds a unit squeezed, the node returns [`Halt::Squeezed`],
-//! and each node above checks its own board as the halt reaches it: one that is squeezed
-//! too returns it in turn (no board below it has a solution either), the first that is not
-//! carries on with its next branch. So the subtree below the node where the squeeze first
-//! appeared is left at once, however large, a backjump driven by a fact that holds all the
-//! way down. The check runs at the first branch after [`FIRST_UNIT_CHECK_AT`] guesses; after
-//! one that finds nothing, the next comes at [`UNIT_CHECK_GROWTH`] times the guesses, so that a search that meets
-//! no squeeze checks a few times in all; after one that finds a squeeze, the next comes
-//! [`UNIT_CHECK_GAP`] guesses later. From [`ALL_DIFFERENT_FROM`] guesses on, the check is
-//! the stronger [`Check::AllDifferent`], and from [`PROBING_FROM`] the search also probes
-//! every cell at its own pace, a refuting cell being tried alone on the nodes above. The count of guesses to the next check shares the
-//! budget's countdown, so the search pays nothing at a node for it.
+//! Now and then, when a node branches, the search runs a check that can refute a board the
+//! band rules leave open (see [`super::matching`]). When it does, the node returns
+//! [`Halt::Squeezed`], and each node above checks its own board as the halt reaches it: one
+//! that is refuted too returns it in turn (no board below it has a solution either), the
+//! first that is not carries on with its next branch. So the subtree below the node where the
+//! squeeze first appeared is left at once, however large, a backjump driven by a fact that
+//! holds all the way down. The first check, at [`TRIAD_CHECK_AT`] guesses, is the cheap one
+//! on triads ([`Check::Triads`]); the all-different check follows at [`FIRST_UNIT_CHECK_AT`];
+//! after one that finds nothing, the next comes at [`UNIT_CHECK_GROWTH`] times the guesses,
+//! so that a search that meets no squeeze checks a few times in all; after one that finds a
+//! squeeze, the next comes [`UNIT_CHECK_GAP`] guesses later. From [`ALL_DIFFERENT_FROM`]
+//! guesses on, the check is the stronger [`Check::AllDifferent`], and from [`PROBING_FROM`]
+//! the search also probes every cell at its own pace, a refuting cell being tried alone on
+//! the nodes above. The count of guesses to the next check shares the budget's countdown, so
+//! the search pays nothing at a node for it.
 
 use super::board::{Board, Rules};
 use super::isa::{Isa, Kernel};
@@ -28,6 +30,13 @@ use crate::grid::Grid;
 /// checks' loops running slower than the search's; at 256 (from 1,024) it runs as fast as
 /// without (BENCHMARKS.md).
 pub(super) const FIRST_UNIT_CHECK_AT: u64 = 256;
+
+/// The guesses a search makes before its triad check (`Board::has_overfilled_triad`), the
+/// cheapest of the checks, which sees the commonest squeeze (digits forced into the three
+/// cells a column or row shares with a box) long before the all-different check. Most
+/// puzzles of the easier sets need fewer; at 8, Serg's took 7% more instructions, at 16 no
+/// set takes more than 1.1% more (BENCHMARKS.md), and the family is decided in 16.
+pub(super) const TRIAD_CHECK_AT: u64 = 16;
 
 /// The guesses between an all-different check that found a squeeze and the next one, and
 /// the fewest after one that found none.
@@ -54,6 +63,8 @@ const PROBING_FROM: u64 = 1_024;
 /// How hard a check looks.
 #[derive(Clone, Copy)]
 pub(super) enum Check {
+    /// Whether every triad can hold the digits forced into it; at the first branch.
+    Triads,
     /// Whether every unit has a perfect matching.
     Units,
     /// The all-different rule on every unit, with the band rules, to a fixed point.
@@ -71,6 +82,7 @@ impl Check {
     #[inline(never)]
     fn refutes(self, board: &Board) -> bool {
         match self {
+            Check::Triads => board.has_overfilled_triad(),
             Check::Units => board.has_unmatchable_unit(),
             Check::AllDifferent => board.is_refuted_by_all_different(),
             Check::Probe(band, pos) => board.is_refuted_at(usize::from(band), usize::from(pos)),
@@ -188,9 +200,9 @@ impl Search {
             rules,
             configurations,
             limit,
-            guesses_to_event: guess_budget.min(FIRST_UNIT_CHECK_AT),
+            guesses_to_event: guess_budget.min(TRIAD_CHECK_AT),
             guess_budget,
-            check_at: FIRST_UNIT_CHECK_AT,
+            check_at: TRIAD_CHECK_AT,
             probe_at: PROBING_FROM,
             found: Count::NOTHING,
         }
@@ -284,7 +296,9 @@ impl Search {
             return Err(Halt::Exhausted);
         }
         if guesses >= self.check_at {
-            let check = if guesses >= ALL_DIFFERENT_FROM {
+            let check = if guesses < FIRST_UNIT_CHECK_AT {
+                Check::Triads
+            } else if guesses >= ALL_DIFFERENT_FROM {
                 Check::AllDifferent
             } else {
                 Check::Units
@@ -294,7 +308,11 @@ impl Search {
                 self.check_at = guesses + UNIT_CHECK_GAP;
                 return Err(Halt::Squeezed(check));
             }
-            self.check_at = (UNIT_CHECK_GROWTH * guesses).max(guesses + UNIT_CHECK_GAP);
+            self.check_at = if guesses < FIRST_UNIT_CHECK_AT {
+                FIRST_UNIT_CHECK_AT
+            } else {
+                (UNIT_CHECK_GROWTH * guesses).max(guesses + UNIT_CHECK_GAP)
+            };
         }
         if guesses >= self.probe_at {
             if let Some((band, pos)) = board.refuting_cell() {
@@ -342,8 +360,8 @@ mod tests {
         );
         let count = Solver::default().count_solutions(&squeezed, 2).unwrap();
         assert_eq!(count.solutions, 0);
-        // Right at the check: the nodes above it are squeezed too, back to the root.
-        assert_eq!(count.guesses, FIRST_UNIT_CHECK_AT);
+        // Right at the triad check: the nodes above it are squeezed too, back to the root.
+        assert_eq!(count.guesses, TRIAD_CHECK_AT);
         // The budget still ends a search that runs out before the check.
         assert_eq!(
             Solver::with_budget(10).count_solutions(&squeezed, 2),
