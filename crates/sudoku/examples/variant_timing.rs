@@ -60,6 +60,10 @@ fn main() {
             times.push(best);
             println!("{line} {outcome} {best:.1}");
         }
+        if times.is_empty() {
+            println!("{file}: no boards");
+            continue;
+        }
         times.sort_by(f64::total_cmp);
         let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
         println!(
