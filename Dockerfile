@@ -35,16 +35,20 @@ ENV CARGO_TERM_COLOR=never \
 COPY Cargo.toml Cargo.lock ./
 COPY crates/sudoku/Cargo.toml ./crates/sudoku/
 COPY crates/sudoku/benches ./crates/sudoku/benches
+COPY crates/sudoku-print/Cargo.toml ./crates/sudoku-print/
+COPY crates/sudoku-scan/Cargo.toml ./crates/sudoku-scan/
 RUN set -eu; \
     target="$(rustc -vV | sed -n 's/^host: //p')"; \
     echo "$target" > /target-triple; \
-    mkdir -p src crates/sudoku/src; \
+    mkdir -p src crates/sudoku/src crates/sudoku-print/src crates/sudoku-scan/src; \
     echo 'fn main() {}' > src/main.rs; \
     echo '//! placeholder' > src/lib.rs; \
-    echo '//! placeholder' > crates/sudoku/src/lib.rs; \
+    for crate in sudoku sudoku-print sudoku-scan; do \
+        echo '//! placeholder' > "crates/$crate/src/lib.rs"; \
+    done; \
     cargo fetch --locked; \
     cargo build --release --locked --target "$target" --bin sudoku-service; \
-    rm -rf src crates/sudoku/src
+    rm -rf src crates/sudoku/src crates/sudoku-print/src crates/sudoku-scan/src
 
 # 2. The service itself, with whatever else the crate includes (openapi.yaml,
 #    ...; .dockerignore keeps out build output and files the build never reads).

@@ -16,6 +16,10 @@ pub const DEFAULT_PORT: u16 = 8080;
 pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 /// Largest `/solve/batch` body: room for 1,000 boards in the widest form.
 pub const DEFAULT_BATCH_BODY_LIMIT: usize = 1024 * 1024;
+/// Largest `/scan` body: a phone's photo, with room to spare.
+pub const DEFAULT_SCAN_BODY_LIMIT: usize = 10 * 1024 * 1024;
+/// Most pixels a `/scan` image may declare in its header (40 megapixels).
+pub const DEFAULT_SCAN_MAX_PIXELS: u64 = sudoku_scan::Limits::DEFAULT_MAX_PIXELS;
 /// Whole-request deadline, in seconds.
 pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 10;
 /// Solve requests allowed to wait for a solver slot before new ones are turned away.
@@ -79,6 +83,14 @@ pub struct Config {
     /// Largest `/solve/batch` body accepted, in bytes; larger ones get 413.
     #[arg(long, env = "SUDOKU_BATCH_BODY_LIMIT", value_name = "BYTES", default_value_t = DEFAULT_BATCH_BODY_LIMIT)]
     pub batch_body_limit: usize,
+
+    /// Largest `/scan` body (an image) accepted, in bytes; larger ones get 413.
+    #[arg(long, env = "SUDOKU_SCAN_BODY_LIMIT", value_name = "BYTES", default_value_t = DEFAULT_SCAN_BODY_LIMIT)]
+    pub scan_body_limit: usize,
+
+    /// Most pixels a `/scan` image may declare; larger ones get 413 before any decoding.
+    #[arg(long, env = "SUDOKU_SCAN_MAX_PIXELS", value_name = "PIXELS", default_value_t = DEFAULT_SCAN_MAX_PIXELS)]
+    pub scan_max_pixels: u64,
 
     /// Seconds a whole request may take, reading the body included; slower ones get 408.
     #[arg(long, env = "SUDOKU_REQUEST_TIMEOUT", value_name = "SECONDS", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS)]
@@ -196,6 +208,18 @@ pub struct Config {
     #[arg(long, env = "SUDOKU_FORWARDED_HEADER", value_enum, value_name = "HEADER", default_value_t = ForwardedHeader::XForwardedFor)]
     pub forwarded_header: ForwardedHeader,
 
+    /// Secret that keys the daily puzzles' seeds (`/daily`), so that nobody can compute a day's
+    /// puzzle before the service hands it out; replicas with the same secret answer the same
+    /// puzzles. Without it the seeds are public. Prefer the environment variable: a flag's
+    /// value shows in the process list.
+    #[arg(
+        long,
+        env = "SUDOKU_DAILY_SECRET",
+        value_name = "SECRET",
+        hide_env_values = true
+    )]
+    pub daily_secret: Option<DailySecret>,
+
     /// Log line format; the level is set by `RUST_LOG` (default: info).
     #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -262,6 +286,30 @@ impl Config {
     /// True when CORS allows every origin.
     pub fn cors_allows_any_origin(&self) -> bool {
         self.cors_origins.is_empty() || self.cors_origins.iter().any(|o| o.trim() == "*")
+    }
+}
+
+/// The secret of the daily puzzles: kept out of every `Debug` print of the settings (and so
+/// of logs), as clap is kept from showing the environment's value in `--help`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DailySecret(String);
+
+impl DailySecret {
+    /// The secret's bytes, the key of the seeds' HMAC.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+impl From<String> for DailySecret {
+    fn from(secret: String) -> Self {
+        DailySecret(secret)
+    }
+}
+
+impl std::fmt::Debug for DailySecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DailySecret(..)")
     }
 }
 
@@ -332,6 +380,23 @@ mod tests {
         );
         assert!(parse_ip_range("10.0.0.0/33").is_err());
         assert!(parse_ip_range("proxy.local").is_err());
+    }
+
+    #[test]
+    fn the_daily_secret_is_read_but_never_printed() {
+        let matches =
+            command_line_alone().get_matches_from(["x", "--daily-secret", "s3cr3t-v4lue"]);
+        let config = <Config as clap::FromArgMatches>::from_arg_matches(&matches).unwrap();
+        let secret = config.daily_secret.as_ref().expect("the secret is read");
+        assert_eq!(secret.as_bytes(), b"s3cr3t-v4lue");
+        assert!(!format!("{config:?}").contains("s3cr3t"));
+        assert_eq!(Config::default().daily_secret, None);
+        let declared = <Config as clap::Args>::augment_args(clap::Command::new("x"));
+        let argument = declared
+            .get_arguments()
+            .find(|arg| arg.get_id() == "daily_secret")
+            .unwrap();
+        assert!(argument.is_hide_env_values_set());
     }
 
     #[test]

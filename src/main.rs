@@ -4,7 +4,7 @@ use std::io::{IsTerminal, LineWriter, Stderr};
 use std::process::ExitCode;
 
 use clap::Parser;
-use sudoku_service::cli::{Cli, Command, generate, grade, healthcheck, solve};
+use sudoku_service::cli::{Cli, Command, booklet, generate, grade, healthcheck, solve};
 
 fn main() -> ExitCode {
     // First: a reload sent while the server starts must not end it.
@@ -34,6 +34,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => {
             generate::run(&args, std::io::stdout(), diagnostics(), show_progress)
         }
+        Command::Booklet(args) => booklet::run(&args, diagnostics()),
         Command::Healthcheck(args) => healthcheck::run(&args),
     }
 }

@@ -80,6 +80,12 @@ pub async fn serve_with_admin(
     if state.gate.keys().is_on() {
         tracing::info!(keys = state.gate.keys().len(), "API keys required");
     }
+    // Whether there is one, never what it is.
+    if config.daily_secret.is_none() {
+        tracing::info!(
+            "daily puzzles without a secret: anyone can compute them ahead (set SUDOKU_DAILY_SECRET)"
+        );
+    }
     if let Some(quota) = config.rate_limit_quota() {
         tracing::info!(
             quota,

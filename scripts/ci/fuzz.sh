@@ -5,6 +5,7 @@
 #   parse_batch  arbitrary bytes as a /solve/batch body
 #   parse_line   arbitrary bytes as an 81-character line (Grid::from_line, and the wire form)
 #   solve_grid   81 bytes mod 10 as a grid: solve, count, analyze and Report::of must agree
+#   scan_image   arbitrary bytes as a /scan image: decode within limits, find, warp, read
 #
 # Needs a nightly toolchain (libFuzzer's sanitizer flags); without one it prints a loud
 # SKIPPED and exits 0. Installs cargo-fuzz when missing. Each target starts from the seeds
@@ -20,7 +21,7 @@
 # To refresh a kept corpus from a long run: cargo +nightly fuzz cmin <target> <folder>.
 #
 # Environment:
-#   FUZZ_TARGETS  space-separated subset of targets to run (default: all four)
+#   FUZZ_TARGETS  space-separated subset of targets to run (default: all five)
 #   FUZZ_JOBS     parallel fuzzing processes per target (default 1)
 set -euo pipefail
 
@@ -31,7 +32,7 @@ if ! [[ "$SECONDS_PER_TARGET" =~ ^[0-9]+$ ]] || [ "$SECONDS_PER_TARGET" -lt 1 ];
 fi
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 FUZZ="$ROOT/fuzz"
-TARGETS="${FUZZ_TARGETS:-parse_body parse_batch parse_line solve_grid}"
+TARGETS="${FUZZ_TARGETS:-parse_body parse_batch parse_line solve_grid scan_image}"
 JOBS="${FUZZ_JOBS:-1}"
 
 skip() {
@@ -66,14 +67,19 @@ for target in $TARGETS; do
     mkdir -p "$corpus" "$FUZZ/artifacts/$target"
     extra=()
     if [ "$JOBS" -gt 1 ]; then extra+=(-jobs="$JOBS" -workers="$JOBS"); fi
-    case "$target" in parse_body | parse_batch) extra+=(-dict="$FUZZ/json.dict") ;; esac
+    max_len=4096
+    case "$target" in
+        parse_body | parse_batch) extra+=(-dict="$FUZZ/json.dict") ;;
+        # Images: room for a small photo's JPEG or PNG.
+        scan_image) max_len=65536 ;;
+    esac
     log="$FUZZ/artifacts/$target/last-run.log"
     echo "== fuzzing $target for ${SECONDS_PER_TARGET}s (log: ${log#"$ROOT"/})"
     set +e
     cargo +nightly fuzz run "$target" "$corpus" "$FUZZ/seeds/$target" \
         "$ROOT/tests/data/fuzz/$target" -- \
         -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=4096 -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
+        -max_len="$max_len" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
     code=$?
     set -e
     # libFuzzer's final stats: "stat::number_of_executed_units: N" (one per job).

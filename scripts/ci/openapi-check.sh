@@ -163,6 +163,39 @@ checks.positive_data_acceptance.expected-statuses = ["200", "400", "422"]
 [[operations]]
 include-path = ["/generate"]
 checks.positive_data_acceptance.expected-statuses = ["200", "400", "422"]
+
+# /daily's date may have the right form and still be a day to come (404 date_in_future),
+# before 2000-01-01 or off the calendar (400), which no schema can say; an If-None-Match of
+# "*" (any tag) gets 304.
+[[operations]]
+include-path = ["/daily"]
+checks.positive_data_acceptance.expected-statuses = ["200", "304", "400", "404"]
+
+# /render reads its puzzle as /solve does (and pencil marks must match the board's side);
+# /booklet's boards likewise. A booklet generates and draws up to 200 puzzles, so fewer
+# cases are tried on it, and of a difficulty that comes within milliseconds: an expert or
+# extreme booklet of many puzzles may rightly end in 503 search_limit at the deadline.
+[[operations]]
+include-path = ["/render"]
+checks.positive_data_acceptance.expected-statuses = ["200", "400", "422"]
+
+[[operations]]
+include-operation-id = "bookletGenerated"
+checks.positive_data_acceptance.expected-statuses = ["200", "400", "422"]
+generation.max-examples = 25
+parameters = { "query.difficulty" = "easy" }
+
+# /scan's body is an image of any bytes as far as a schema can say: most are no image (400
+# invalid_image), bytes of another format than their type (415), a header claiming too
+# many pixels (413 image_too_large), or an image without a grid (422 no_grid_found).
+[[operations]]
+include-path = ["/scan"]
+checks.positive_data_acceptance.expected-statuses = ["200", "400", "413", "415", "422"]
+
+[[operations]]
+include-operation-id = "bookletSent"
+checks.positive_data_acceptance.expected-statuses = ["200", "400", "422"]
+generation.max-examples = 25
 EOF
 time_args=()
 [ -n "${OPENAPI_MAX_TIME:-}" ] && time_args=(--max-time "$OPENAPI_MAX_TIME")

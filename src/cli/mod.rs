@@ -1,6 +1,7 @@
-//! The command line: `serve` (the default), `solve`, `grade`, `generate`, and
+//! The command line: `serve` (the default), `solve`, `grade`, `generate`, `booklet` and
 //! `healthcheck`.
 
+pub mod booklet;
 pub mod generate;
 pub mod grade;
 pub mod healthcheck;
@@ -49,6 +50,8 @@ pub enum Command {
     Grade(grade::GradeArgs),
     /// Generate puzzles of a difficulty, one per line, reproducibly from a seed.
     Generate(generate::GenerateArgs),
+    /// Write a PDF booklet of generated puzzles, reproducibly from a seed.
+    Booklet(booklet::BookletArgs),
     /// Probe a local server's /healthz; exit 0 when it answers 200 (for container HEALTHCHECK).
     Healthcheck(healthcheck::HealthcheckArgs),
 }
@@ -85,6 +88,6 @@ mod tests {
             assert_eq!(built.get_long_about(), None, "{}", listed.get_name());
             seen += 1;
         }
-        assert_eq!(seen, 5);
+        assert_eq!(seen, 6);
     }
 }

@@ -71,6 +71,15 @@ pub enum ApiError {
     /// The body is over the configured limit.
     #[error("the request body is larger than the limit of {0} bytes")]
     PayloadTooLarge(usize),
+    /// `/scan`: the body is no image, or a truncated or corrupt one.
+    #[error("{0}")]
+    InvalidImage(String),
+    /// `/scan`: the image's header declares more pixels than the limit; nothing was decoded.
+    #[error("{0}")]
+    ImageTooLarge(String),
+    /// `/scan`: no Sudoku grid was found in the photo.
+    #[error("no Sudoku grid was found in the image; photograph the whole grid, flat and in focus")]
+    NoGridFound,
     /// No route at that path.
     #[error("no resource at {0}")]
     NotFound(String),
@@ -93,6 +102,13 @@ pub enum ApiError {
     /// attempts; another try (without a seed, or with another one) may find one.
     #[error("{0}; retry without a seed (or with another one), or ask for another difficulty")]
     GenerateLimit(GenerateError),
+    /// The day's puzzle was not made within the deadline; every try makes the same one, so
+    /// only a less busy server makes it sooner.
+    #[error("{0}; the daily puzzle is the same on every try: retry in a moment")]
+    DailyLimit(GenerateError),
+    /// `/daily` was asked for a day that has not begun yet (UTC): its puzzle is not out.
+    #[error("no daily puzzle for {0} yet: it is a day after today ({1}, UTC)")]
+    DateInFuture(String, String),
     /// A puzzle of another size or a variant was not finished within the deadline.
     #[error("{0}; retry, or ask for a smaller size")]
     VariantGenerateLimit(VariantGenerateError),
@@ -142,11 +158,14 @@ impl ApiError {
             | ApiError::InvalidRules(_)
             | ApiError::InvalidFpuzzles(_)
             | ApiError::InvalidParameter(_)
+            | ApiError::InvalidImage(_)
             | ApiError::InvalidHost(_) => StatusCode::BAD_REQUEST,
             ApiError::UnsupportedTransferCoding(_) => StatusCode::NOT_IMPLEMENTED,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::PayloadTooLarge(_) | ApiError::ImageTooLarge(_) => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
+            ApiError::NotFound(_) | ApiError::DateInFuture(..) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -154,9 +173,11 @@ impl ApiError {
             | ApiError::MultipleSolutions(_)
             | ApiError::UnsupportedRules(_)
             | ApiError::UnsupportedConstraints(_)
-            | ApiError::GivensChanged(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | ApiError::GivensChanged(_)
+            | ApiError::NoGridFound => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
+            | ApiError::DailyLimit(_)
             | ApiError::VariantGenerateLimit(_)
             | ApiError::Overloaded
             | ApiError::ConnectionsFull
@@ -183,13 +204,18 @@ impl ApiError {
             ApiError::UnsupportedTransferCoding(_) => "unsupported_transfer_coding",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::InvalidImage(_) => "invalid_image",
+            ApiError::ImageTooLarge(_) => "image_too_large",
+            ApiError::NoGridFound => "no_grid_found",
             ApiError::NotFound(_) => "not_found",
+            ApiError::DateInFuture(..) => "date_in_future",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::NoSolution(_) => "no_solution",
             ApiError::MultipleSolutions(_) => "multiple_solutions",
             ApiError::GivensChanged(_) => "givens_changed",
             ApiError::SearchLimit(_)
             | ApiError::GenerateLimit(_)
+            | ApiError::DailyLimit(_)
             | ApiError::VariantGenerateLimit(_) => "search_limit",
             ApiError::Overloaded | ApiError::ConnectionsFull => "overloaded",
             ApiError::Unauthorized(_) => "unauthorized",
@@ -241,6 +267,18 @@ impl From<BoardError> for ApiError {
 impl From<ParameterError> for ApiError {
     fn from(error: ParameterError) -> Self {
         ApiError::InvalidParameter(error)
+    }
+}
+
+impl From<sudoku_scan::ScanError> for ApiError {
+    fn from(error: sudoku_scan::ScanError) -> Self {
+        use sudoku_scan::ScanError;
+        match error {
+            ScanError::InvalidImage(_) => ApiError::InvalidImage(error.to_string()),
+            ScanError::UnsupportedFormat(_) => ApiError::UnsupportedMediaType(error.to_string()),
+            ScanError::TooManyPixels { .. } => ApiError::ImageTooLarge(error.to_string()),
+            ScanError::NoGridFound => ApiError::NoGridFound,
+        }
     }
 }
 
@@ -299,6 +337,7 @@ impl IntoResponse for ApiError {
             ApiError::Overloaded
             | ApiError::ConnectionsFull
             | ApiError::GenerateLimit(_)
+            | ApiError::DailyLimit(_)
             | ApiError::VariantGenerateLimit(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
             }

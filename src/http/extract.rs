@@ -2,7 +2,7 @@
 //! rejections.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::extract::{FromRequest, FromRequestParts, Multipart, Query, Request};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
@@ -60,6 +60,77 @@ where
             }
         })?;
         parse_json(&bytes).map(JsonBody)
+    }
+}
+
+/// The image of a `/scan` request: the body itself (`image/jpeg`, `image/png`,
+/// `image/webp`), or the `image` field of a `multipart/form-data` body (a browser form's
+/// upload). Rejects another content type (415), a body over the limit (413) and a form
+/// without the field (400 `invalid_image`).
+#[derive(Debug)]
+pub struct ImageBody(pub Bytes);
+
+/// The image types `/scan` takes as a whole body.
+const IMAGE_TYPES: [&str; 3] = ["image/jpeg", "image/png", "image/webp"];
+
+impl<S: Send + Sync> FromRequest<S> for ImageBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let essence = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .map(|essence| essence.trim().to_ascii_lowercase())
+            .unwrap_or_default();
+        let limit = req
+            .extensions()
+            .get::<BodyLimit>()
+            .map_or(usize::MAX, |l| l.0);
+        let too_large = |status: StatusCode, text: String| {
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge(limit)
+            } else {
+                ApiError::InvalidImage(text)
+            }
+        };
+        if IMAGE_TYPES.contains(&essence.as_str()) {
+            let bytes = Bytes::from_request(req, state)
+                .await
+                .map_err(|rejection| too_large(rejection.status(), rejection.body_text()))?;
+            return Ok(ImageBody(bytes));
+        }
+        if essence == "multipart/form-data" {
+            let mut form = Multipart::from_request(req, state)
+                .await
+                .map_err(|rejection| too_large(rejection.status(), rejection.body_text()))?;
+            while let Some(field) = form
+                .next_field()
+                .await
+                .map_err(|error| too_large(error.status(), error.body_text()))?
+            {
+                if field.name() == Some("image") {
+                    let bytes = field
+                        .bytes()
+                        .await
+                        .map_err(|error| too_large(error.status(), error.body_text()))?;
+                    return Ok(ImageBody(bytes));
+                }
+            }
+            return Err(ApiError::InvalidImage(
+                "the form has no field named \"image\"".into(),
+            ));
+        }
+        let sent = if essence.is_empty() {
+            "missing Content-Type".to_owned()
+        } else {
+            format!("Content-Type {essence:?} is not supported")
+        };
+        Err(ApiError::UnsupportedMediaType(format!(
+            "{sent}; send the photo as image/jpeg, image/png or image/webp, or as the field \
+             \"image\" of multipart/form-data"
+        )))
     }
 }
 

@@ -2,7 +2,7 @@
 //! rendering live in [`super::wire`], scheduling in [`super::pool`]; what is left here is
 //! each endpoint's job and which answer is which.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 use axum::Json;
@@ -10,8 +10,11 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
+use super::clock::Clock;
+use super::daily::{self, DailyPuzzles};
 use super::error::ApiError;
-use super::extract::{JsonBody, QueryPairs};
+use super::extract::{ImageBody, JsonBody, QueryPairs};
+use super::gate::Gate;
 use super::generator::{Generator, draw_seed};
 use super::language::{AcceptLanguage, ContentLanguage};
 use super::pool::SolverPool;
@@ -19,16 +22,18 @@ use super::puzzle::{batch_input, checked_rules, request_input};
 use super::readiness::Readiness;
 use super::state::Limits;
 use super::wire::{
-    BatchFailure, BatchRequest, Board, BoardError, BoardRequest, ExplainRequest, ExplainResponse,
-    GenerateQuery, GenerateResponse, GradeResponse, HintInput, HintRequest, HintWords,
-    MAX_BATCH_BOARDS, SizedBoard, SolveResponse, StageBody, StatusBody, StepBody, ValidateResponse,
-    conflict_bodies, given_changed, is_other_size, read_max_steps, variant_conflict_bodies,
+    BatchFailure, BatchRequest, Board, BoardError, BoardRequest, DailyQuery, DailyResponse,
+    ExplainRequest, ExplainResponse, GenerateQuery, GenerateResponse, GradeResponse, HintInput,
+    HintRequest, HintWords, MAX_BATCH_BOARDS, ScanQuery, ScanResponse, SizedBoard, SolveResponse,
+    StageBody, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
+    is_other_size, read_max_steps, variant_conflict_bodies,
 };
 use sudoku::messages::{describe, describe_path, describe_reasons, describe_stages, render};
 use sudoku::variant::{Puzzle, VariantVerdict, find_variant_conflicts, solve_variant};
 use sudoku::{
     GradeError, GradeOptions, Grid, HintError, HintOptions, Report, Verdict, find_conflicts,
 };
+use sudoku_scan::Scanner;
 
 /// The spec, served as written.
 const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -69,7 +74,7 @@ fn solution(board: &Board, verdict: Verdict) -> Result<(Grid, bool), ApiError> {
 }
 
 /// The guesses the general engine may take on a board: the solver's, scaled to its side.
-fn variant_budget(solver: &sudoku::Solver, puzzle: &Puzzle) -> u64 {
+pub(super) fn variant_budget(solver: &sudoku::Solver, puzzle: &Puzzle) -> u64 {
     sudoku::variant::scaled_budget(solver.guess_budget(), puzzle.size())
 }
 
@@ -374,6 +379,76 @@ pub(super) async fn generate(
         .generate(query.options(seed), query.seed.is_some(), deadline)
         .await??;
     Ok(Json(GenerateResponse::new(&made, query.form)))
+}
+
+/// `GET /daily`: the day's puzzle at a difficulty (today's, UTC, unless a past `date` is
+/// asked), with a strong `ETag` (304 to a matching `If-None-Match`) and cacheable until the
+/// day ends.
+pub(super) async fn daily(
+    State(daily): State<Arc<DailyPuzzles>>,
+    State(generator): State<Arc<Generator>>,
+    State(clock): State<Clock>,
+    State(limits): State<Limits>,
+    State(gate): State<Arc<Gate>>,
+    request: axum::http::HeaderMap,
+    QueryPairs(pairs): QueryPairs,
+) -> Result<Response, ApiError> {
+    let arrived = Instant::now();
+    let query = DailyQuery::from_pairs(&pairs)?;
+    let (today, left_today) = daily::today(clock.now());
+    let date = query.date.unwrap_or(today);
+    if date > today {
+        return Err(ApiError::DateInFuture(date.to_string(), today.to_string()));
+    }
+    let deadline = arrived + limits.daily_deadline();
+    let made = daily
+        .puzzle(&generator, date, query.difficulty, deadline)
+        .await?;
+    let answer = DailyResponse {
+        date: date.to_string(),
+        puzzle: GenerateResponse::new(&made, query.form),
+    };
+    let body = serde_json::to_vec(&answer).map_err(|err| ApiError::Internal(err.to_string()))?;
+    // Behind API keys, a shared cache must not hand the answer to callers without one.
+    Ok(daily::cached_json(
+        body,
+        left_today,
+        gate.keys().is_on(),
+        &request,
+    ))
+}
+
+/// The scanner, its model loaded on the first scan and shared by all.
+static SCANNER: LazyLock<Scanner> = LazyLock::new(Scanner::new);
+
+/// `POST /scan`: a photo read into a board, its givens solved when asked and unique.
+pub(super) async fn scan(
+    State(pool): State<Arc<SolverPool>>,
+    State(limits): State<Limits>,
+    QueryPairs(pairs): QueryPairs,
+    ImageBody(image): ImageBody,
+) -> Result<Json<ScanResponse>, ApiError> {
+    let query = ScanQuery::from_pairs(&pairs)?;
+    let scan_limits = sudoku_scan::Limits {
+        max_pixels: limits.scan_pixels,
+    };
+    let answer = pool
+        .run(move |solver| {
+            let scan = SCANNER.scan(&image, &scan_limits)?;
+            let solution = if query.solve {
+                Grid::from_line(&scan.givens_line())
+                    .ok()
+                    .and_then(|givens| match solver.analyze(&givens) {
+                        Ok(Verdict::Unique(solution)) => Some(solution),
+                        _ => None,
+                    })
+            } else {
+                None
+            };
+            Ok::<_, ApiError>(ScanResponse::new(&scan, query.form, solution.as_ref()))
+        })
+        .await??;
+    Ok(Json(answer))
 }
 
 /// `GET /healthz`: the process is alive.

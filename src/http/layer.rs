@@ -160,7 +160,8 @@ pub(super) async fn drop_unusable_request_id(mut request: Request) -> Request {
 
 /// Headers a security scanner expects on every answer: `nosniff`, a Content-Security-Policy
 /// (the API's, unless the answer has its own), `Cache-Control: no-store` (unless the answer
-/// has its own: the playground's files), and no `Server` banner.
+/// has its own: the playground's files, and `/daily`'s puzzle of the day), and no `Server`
+/// banner.
 pub(super) async fn security_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers

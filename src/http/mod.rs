@@ -8,12 +8,16 @@
 //!   `error` and `wire`;
 //! - [`pool`]: the solver slots, on `metrics` and `error`;
 //! - [`generator`]: `/generate`'s puzzles and their stock, on `pool` and `readiness`;
+//! - [`clock`]: what "today" is, on nothing here; [`daily`]: `/daily`'s seeds and the last
+//!   puzzles made, on `generator` and `error`;
+//! - `print` (private): `/render` and `/booklet`, on `pool`, `puzzle`, `wire` and the
+//!   `sudoku-print` crate;
 //! - [`caller`] (whose quota a request spends), [`auth`] (the API keys) and [`limit`] (the
 //!   rate limits): on nothing here;
 //! - [`gate`]: the key check and rate limit at a route's cost, on `auth`, `caller`,
 //!   `limit`, `error`, `metrics` and `wire`;
-//! - [`state`]: [`AppState`], the container of `pool`, `generator`, `metrics`, `readiness`,
-//!   `gate` and limits;
+//! - [`state`]: [`AppState`], the container of `pool`, `generator`, `daily`, `clock`,
+//!   `metrics`, `readiness`, `gate` and limits;
 //! - `head` (private): the request head's `Host` and `Transfer-Encoding`, on `error`;
 //! - `handler` and `layer` (private): on the above, never on [`AppState`] itself;
 //! - [`admin`]: the admin address's router, on `state`, `handler`, `layer` and `metrics`;
@@ -22,6 +26,8 @@
 pub mod admin;
 pub mod auth;
 pub mod caller;
+pub mod clock;
+pub mod daily;
 pub mod error;
 pub mod extract;
 pub mod gate;
@@ -34,6 +40,7 @@ pub mod limit;
 pub mod metrics;
 pub mod page;
 pub mod pool;
+mod print;
 pub mod puzzle;
 pub mod readiness;
 pub mod state;
@@ -72,6 +79,9 @@ pub fn router(state: AppState) -> Router {
     let batch_limits = ServiceBuilder::new()
         .layer(DefaultBodyLimit::max(limits.batch_body))
         .layer(axum::Extension(BodyLimit(limits.batch_body)));
+    let scan_limits = ServiceBuilder::new()
+        .layer(DefaultBodyLimit::max(limits.scan_body))
+        .layer(axum::Extension(BodyLimit(limits.scan_body)));
     let routes = Routes {
         router: Router::new(),
         around: layer::AroundEachRequest {
@@ -85,7 +95,7 @@ pub fn router(state: AppState) -> Router {
         .route("/solve", post(handler::solve), Cost::SOLVE)
         .route(
             "/solve/batch",
-            post(handler::solve_batch).layer::<_, Infallible>(batch_limits),
+            post(handler::solve_batch).layer::<_, Infallible>(batch_limits.clone()),
             Cost::PerBoard,
         )
         .route("/validate", post(handler::validate), Cost::SOLVE)
@@ -93,6 +103,21 @@ pub fn router(state: AppState) -> Router {
         .route("/hint", post(handler::hint), Cost::HEAVY)
         .route("/explain", post(handler::explain), Cost::HEAVY)
         .route("/generate", get(handler::generate), Cost::HEAVY)
+        // As much as /generate: a day not asked for yet is a puzzle made.
+        .route("/daily", get(handler::daily), Cost::HEAVY)
+        .route("/render", post(print::render), Cost::HEAVY)
+        .route("/booklet", get(print::booklet_generated), Cost::HEAVY)
+        // One unit per board, as a batch: each is solved and graded.
+        .route(
+            "/booklet",
+            post(print::booklet_sent).layer::<_, Infallible>(batch_limits),
+            Cost::PerBoard,
+        )
+        .route(
+            "/scan",
+            post(handler::scan).layer::<_, Infallible>(scan_limits),
+            Cost::HEAVY,
+        )
         // Scrapes come every few seconds from one address; on the public port they still
         // need a key when keys are on (the admin port is where they belong).
         .route("/metrics", admin::public_metrics(&state), Cost::Free)
@@ -231,6 +256,10 @@ mod tests {
             (Method::POST, "/hint", "{}", Some(10)),
             (Method::POST, "/explain", "{}", Some(10)),
             (Method::GET, "/generate?nope=1", "", Some(10)),
+            (Method::GET, "/daily?nope=1", "", Some(10)),
+            (Method::POST, "/render", "{}", Some(10)),
+            (Method::GET, "/booklet?nope=1", "", Some(10)),
+            (Method::POST, "/booklet", r#"{"boards":[1,2]}"#, Some(2)),
             (Method::GET, "/metrics", "", Some(0)),
             (Method::GET, "/nope", "", Some(10)),
             (Method::POST, "/solve/", "{}", Some(10)),

@@ -12,6 +12,8 @@ use axum::http::HeaderValue;
 
 use super::auth::{ApiKeys, KeyFileError};
 use super::caller::TrustedProxies;
+use super::clock::Clock;
+use super::daily::DailyPuzzles;
 use super::gate::Gate;
 use super::generator::Generator;
 use super::limit::RateLimits;
@@ -28,6 +30,10 @@ pub struct AppState {
     pub pool: Arc<SolverPool>,
     /// Where `/generate`'s puzzles come from (on the pool, with a stock).
     pub generator: Arc<Generator>,
+    /// The daily puzzles' key and the last ones made (`/daily`).
+    pub daily: Arc<DailyPuzzles>,
+    /// What "today" is (the system's clock; a test sets its own before building the router).
+    pub clock: Clock,
     /// Whether `/readyz` says ready.
     pub readiness: Arc<Readiness>,
     /// The Prometheus metrics, also fed by the pool.
@@ -58,6 +64,10 @@ pub struct Limits {
     pub body: usize,
     /// Largest `/solve/batch` body in bytes.
     pub batch_body: usize,
+    /// Largest `/scan` body in bytes.
+    pub scan_body: usize,
+    /// Most pixels a `/scan` image may declare.
+    pub scan_pixels: u64,
     /// Time a whole request may take, reading its body included.
     pub request_timeout: Duration,
     /// Logical steps one `/grade` applies at most.
@@ -76,6 +86,18 @@ impl Limits {
                 .mul_f64(0.9)
                 .max(self.generate_deadline),
         )
+    }
+}
+
+impl Limits {
+    /// Time `/daily` may take to make a day's puzzle: most of the request's timeout. The
+    /// same seed makes the same attempts on every try, so a search cut short by the shorter
+    /// `/generate` deadline would fail again on the next; and it is made once a day, for
+    /// every caller.
+    pub fn daily_deadline(&self) -> Duration {
+        self.request_timeout
+            .mul_f64(0.9)
+            .max(self.generate_deadline)
     }
 }
 
@@ -132,6 +154,8 @@ impl AppState {
                 Arc::clone(&readiness),
                 config.generate_stock,
             )),
+            daily: Arc::new(DailyPuzzles::new(config.daily_secret.as_ref())),
+            clock: Clock::system(),
             pool,
             readiness,
             metrics,
@@ -148,6 +172,8 @@ impl From<&Config> for Limits {
         Limits {
             body: config.body_limit,
             batch_body: config.batch_body_limit,
+            scan_body: config.scan_body_limit,
+            scan_pixels: config.scan_max_pixels,
             request_timeout: config.request_timeout(),
             grade_steps: config.grade_step_budget,
             generate_deadline: config.generate_deadline(),
@@ -180,6 +206,8 @@ mod tests {
         let limits = Limits {
             body: 1,
             batch_body: 1,
+            scan_body: 1,
+            scan_pixels: 1,
             request_timeout: Duration::from_secs(10),
             grade_steps: 1,
             generate_deadline: Duration::from_secs(2),
@@ -189,5 +217,6 @@ mod tests {
             .map(|size| limits.generate_deadline_for(size).as_secs())
             .collect();
         assert_eq!(deadlines, [2, 2, 4, 8, 9]);
+        assert_eq!(limits.daily_deadline(), Duration::from_secs(9));
     }
 }

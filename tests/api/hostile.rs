@@ -806,7 +806,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         "/..%2Fsolve",
     ];
     let routes = documented_routes();
-    assert_eq!(routes.len(), 11, "{routes:?}");
+    assert_eq!(routes.len(), 15, "{routes:?}");
     // The playground's page and assets answer GET like the API's GET routes.
     let page: Vec<&str> = sudoku_service::http::page::paths().collect();
     assert!(page.contains(&"/"), "{page:?}");
@@ -820,8 +820,17 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
         {
             let posts = matches!(
                 path,
-                "/solve" | "/solve/batch" | "/validate" | "/grade" | "/hint" | "/explain"
+                "/solve"
+                    | "/solve/batch"
+                    | "/validate"
+                    | "/grade"
+                    | "/hint"
+                    | "/explain"
+                    | "/render"
+                    | "/scan"
             );
+            // GET (a booklet of new puzzles) and POST (a booklet of the boards sent).
+            let gets_and_posts = path == "/booklet";
             let known = routes.iter().any(|route| route == path) || page.contains(&path);
             let name = format!("{method} {path}");
             let case = Case::new(name, method.clone(), path);
@@ -833,7 +842,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
                 }
             } else if !known {
                 case.problem(404, "not_found", "no resource at")
-            } else if posts && *method == Method::POST {
+            } else if (posts || gets_and_posts) && *method == Method::POST {
                 // No content type and no body: refused before anything is read.
                 case.problem(415, "unsupported_media_type", "missing Content-Type")
             } else if posts {
@@ -846,7 +855,7 @@ async fn every_method_on_every_route_gets_a_documented_answer() {
             cases.push(case);
         }
     }
-    assert_eq!(cases.len(), 10 * (11 + page.len() + 10));
+    assert_eq!(cases.len(), 10 * (15 + page.len() + 10));
     run_all(&cases).await;
 }
 
@@ -861,7 +870,10 @@ async fn a_405_lists_the_methods_the_route_takes() {
         ("/grade", "POST"),
         ("/hint", "POST"),
         ("/explain", "POST"),
+        ("/scan", "POST"),
         ("/generate", "GET,HEAD"),
+        ("/render", "POST"),
+        ("/booklet", "GET,HEAD,POST"),
         ("/healthz", "GET,HEAD"),
         ("/readyz", "GET,HEAD"),
         ("/metrics", "GET,HEAD"),

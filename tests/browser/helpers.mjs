@@ -50,9 +50,10 @@ export async function launch() {
 /**
  * A fresh context and page that record console errors and uncaught exceptions.
  * `problems` lists them; `allow(pattern)` expects a console error matching it (the 404 of a
- * route the server does not have yet, say), which is then not a problem.
+ * route the server does not have yet, say), which is then not a problem. `address` is the
+ * path and query opened (`/?puzzle=...`).
  */
-export async function openPage(browser, options = {}, url = baseUrl()) {
+export async function openPage(browser, options = {}, url = baseUrl(), address = '/') {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     colorScheme: 'light',
@@ -68,7 +69,7 @@ export async function openPage(browser, options = {}, url = baseUrl()) {
     if (!allowed.some((pattern) => pattern.test(text))) problems.push(`console: ${text}`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  const response = await page.goto(`${url}/`);
+  const response = await page.goto(`${url}${address}`);
   await page.waitForSelector('html[data-ready="true"]');
   return {
     context,

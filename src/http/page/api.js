@@ -134,6 +134,19 @@ export function acceptLanguage(languages = globalThis.navigator?.languages ?? []
 }
 
 /**
+ * GET /daily: the puzzle of a day (today, UTC, unless `date` is given as YYYY-MM-DD) at a
+ * `difficulty`, the same for everyone: `{date, puzzle, solution, difficulty, rating, ...}`.
+ * A day after today is 404 `date_in_future`.
+ */
+export function daily({ difficulty, date } = {}) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries({ difficulty, date })) {
+    if (value !== undefined) query.set(name, String(value));
+  }
+  return call('GET', `/daily?${query}`);
+}
+
+/**
  * GET /generate: a new puzzle, `{puzzle, solution, size, rules?, difficulty?, rating?}`:
  * classic of a `difficulty`, of another `size`, or a 9x9 `variant` (jigsaw, killer, diagonal,
  * windoku). A server that makes no such puzzles answers 400 `invalid_parameter`.

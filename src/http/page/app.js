@@ -237,6 +237,8 @@ function loadPuzzle(cells, newTitle, newSolution = null, newRules = null) {
     edits.set(index, { value: digit, marks: 0, origin: digit ? 'given' : '' });
   }
   const next = { title: newTitle, solution: newSolution, size: sideOf(cells.length), rules: newRules };
+  // A link shown for the puzzle before would now lead elsewhere.
+  byId('share-box').hidden = true;
   if (!commit(edits, next)) {
     feedback = emptyFeedback();
     hideHint();
@@ -363,6 +365,92 @@ async function newPuzzle() {
       readRules(answer.rules, newSize));
     say(`New ${label} puzzle loaded: ${countGivens()} givens.`, 'success');
   }, offline);
+}
+
+/** The difficulties of /daily and /generate, as the difficulty selector lists them. */
+const DIFFICULTIES = ['easy', 'medium', 'hard', 'expert', 'extreme'];
+
+/** Loads the day's puzzle (today, UTC) at `difficulty`, with its solution. */
+async function dailyPuzzle(difficulty = byId('difficulty').value) {
+  if (!DIFFICULTIES.includes(difficulty)) {
+    say(`There is no daily puzzle of difficulty "${difficulty}": ` +
+      `the difficulties are ${DIFFICULTIES.join(', ')}.`, 'error');
+    return;
+  }
+  const offline = () =>
+    say(
+      "The daily puzzle comes from the server, which cannot be reached (offline?). " +
+        'Restart this one, or paste or type a puzzle in.',
+      'error',
+    );
+  await withServer(`Asking for today's ${difficulty} puzzle…`, 'No daily puzzle', async () => {
+    const answer = await api.daily({ difficulty });
+    const cells = parseBoard(answer.puzzle);
+    const label = `Daily ${answer.difficulty ?? difficulty} puzzle, ${answer.date}`;
+    loadPuzzle(cells, label, readSolution(answer.solution, sideOf(cells.length)));
+    say(`${label} loaded: ${countGivens()} givens.`, 'success');
+  }, offline);
+}
+
+/**
+ * The address that opens this puzzle: `/?puzzle=` and the puzzle's givens (the board as it
+ * stands when it has none), and `&rules=` with its rules as JSON when it has any.
+ */
+function shareLink() {
+  const line = givensLine() ?? toLine(board.values);
+  const query = new URLSearchParams({ puzzle: line });
+  if (rules) query.set('rules', JSON.stringify(rules));
+  return `${location.origin}/?${query}`;
+}
+
+/**
+ * Copies the share link to the clipboard; where the browser refuses (no permission, no
+ * secure context), shows it in a field, selected, for the person to copy.
+ */
+async function share() {
+  const link = shareLink();
+  const field = byId('share-link');
+  field.value = link;
+  try {
+    await navigator.clipboard.writeText(link);
+    byId('share-box').hidden = true;
+    say('Link to this puzzle copied to the clipboard.', 'success');
+  } catch {
+    byId('share-box').hidden = false;
+    field.focus();
+    field.select();
+    say('Copying was not allowed here: the link is in the field below, selected, to copy.');
+  }
+}
+
+/**
+ * A puzzle named in the page's address, loaded in place of the saved game: `?puzzle=` (a
+ * board in any form the paste box takes, with `&rules=` as JSON for a variant) or
+ * `?daily=DIFFICULTY` (today's), undoably like any new puzzle. The address is then put back
+ * to `/`, so that a reload goes on with the game rather than starting the puzzle again.
+ */
+function loadFromAddress() {
+  const params = new URLSearchParams(location.search);
+  const shared = params.get('puzzle');
+  const daily = params.get('daily');
+  if (shared === null && daily === null) return false;
+  window.history.replaceState(null, '', '/');
+  if (daily !== null) {
+    dailyPuzzle(daily.trim().toLowerCase());
+    return true;
+  }
+  const rulesText = params.get('rules');
+  const text = rulesText === null ? shared : `{"board": ${JSON.stringify(shared)}, "rules": ${rulesText}}`;
+  try {
+    const { cells, rules: sharedRules } = parsePuzzle(text);
+    loadPuzzle(cells, 'Shared puzzle', null, sharedRules);
+    say(`Shared puzzle loaded: ${countGivens()} givens.`, 'success');
+  } catch (error) {
+    if (!(error instanceof BoardFormatError)) throw error;
+    loadPuzzle(emptyBoard(), 'Your puzzle');
+    say(`The link's puzzle could not be read: ${error.message}. The board is empty instead.`, 'error');
+  }
+  return true;
 }
 
 /** A solution the server sent, if it is one: `size`*`size` digits, none empty; null otherwise. */
@@ -1037,11 +1125,13 @@ function wire() {
   onPad(byId('pencil'), () => setPencilMode(!pencilMode));
   onPad(byId('undo'), undo);
 
-  for (const id of ['check', 'hint', 'solve', 'new']) byId(id).dataset.callsApi = '';
+  for (const id of ['check', 'hint', 'solve', 'new', 'daily']) byId(id).dataset.callsApi = '';
   byId('check').addEventListener('click', check);
   byId('hint').addEventListener('click', askHint);
   byId('solve').addEventListener('click', solve);
   byId('new').addEventListener('click', newPuzzle);
+  byId('daily').addEventListener('click', () => dailyPuzzle());
+  byId('share').addEventListener('click', share);
   byId('hint-more').addEventListener('click', showNextStage);
   byId('hint-apply').addEventListener('click', applyHint);
   byId('hint-dismiss').addEventListener('click', () => {
@@ -1148,5 +1238,7 @@ if (!load()) {
 }
 showKindChoices();
 render();
+// After the saved game, so that Undo brings it back.
+loadFromAddress();
 document.documentElement.dataset.ready = 'true';
 registerServiceWorker();

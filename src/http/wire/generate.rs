@@ -41,6 +41,45 @@ pub struct ParameterError {
     pub message: String,
 }
 
+impl ParameterError {
+    /// What makes the error of parameter `name` from its message.
+    pub fn of(name: &str) -> impl Fn(String) -> ParameterError + '_ {
+        move |message| ParameterError {
+            parameter: name.to_owned(),
+            message,
+        }
+    }
+}
+
+/// The `name=value` pairs of a query whose parameters must each be one of `known` and come
+/// once, as string slices.
+///
+/// # Errors
+/// A [`ParameterError`] naming the first parameter that is unknown or repeated.
+pub fn checked_pairs<'p>(
+    pairs: &'p [(String, String)],
+    known: &[&str],
+) -> Result<Vec<(&'p str, &'p str)>, ParameterError> {
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, _) in pairs {
+        let error = ParameterError::of(name);
+        if !known.contains(&name.as_str()) {
+            return Err(error(format!(
+                "unknown parameter {name:?}: expected {}",
+                known.join(", ")
+            )));
+        }
+        if seen.contains(&name.as_str()) {
+            return Err(error(format!("parameter {name:?} is given more than once")));
+        }
+        seen.push(name);
+    }
+    Ok(pairs
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_str()))
+        .collect())
+}
+
 impl std::fmt::Display for ParameterError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
@@ -88,23 +127,10 @@ impl GenerateQuery {
     /// value is not one it takes.
     pub fn from_pairs(pairs: &[(String, String)]) -> Result<GenerateQuery, ParameterError> {
         let mut query = GenerateQuery::default();
-        let mut seen: Vec<&str> = Vec::new();
-        for (name, value) in pairs {
-            let error = |message: String| ParameterError {
-                parameter: name.clone(),
-                message,
-            };
-            if !GENERATE_PARAMETERS.contains(&name.as_str()) {
-                return Err(error(format!(
-                    "unknown parameter {name:?}: expected {}",
-                    GENERATE_PARAMETERS.join(", ")
-                )));
-            }
-            if seen.contains(&name.as_str()) {
-                return Err(error(format!("parameter {name:?} is given more than once")));
-            }
-            seen.push(name);
-            match name.as_str() {
+        let pairs = checked_pairs(pairs, &GENERATE_PARAMETERS)?;
+        for &(name, value) in &pairs {
+            let error = ParameterError::of(name);
+            match name {
                 "difficulty" => {
                     query.difficulty = Some(value.parse().map_err(|e| error(format!("{e}")))?);
                 }
@@ -116,6 +142,7 @@ impl GenerateQuery {
                 _ => query.minimal = parse_bool(value).map_err(error)?,
             }
         }
+        let seen: Vec<&str> = pairs.iter().map(|&(name, _)| name).collect();
         query.check_combination(&seen)?;
         Ok(query)
     }
@@ -182,7 +209,7 @@ impl GenerateQuery {
 }
 
 /// A seed: decimal digits only (no sign, no spaces), at most `u64::MAX`.
-fn parse_seed(value: &str) -> Result<u64, String> {
+pub(super) fn parse_seed(value: &str) -> Result<u64, String> {
     let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
     digits
         .then(|| value.parse().ok())
@@ -190,7 +217,7 @@ fn parse_seed(value: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("seed {value:?} is not an integer from 0 to {}", u64::MAX))
 }
 
-fn parse_form(value: &str) -> Result<BoardFormat, String> {
+pub(super) fn parse_form(value: &str) -> Result<BoardFormat, String> {
     BoardFormat::ALL
         .into_iter()
         .find(|form| form.name() == value)
@@ -218,7 +245,7 @@ fn parse_variant(value: &str) -> Result<VariantKind, String> {
     })
 }
 
-fn parse_bool(value: &str) -> Result<bool, String> {
+pub(super) fn parse_bool(value: &str) -> Result<bool, String> {
     match value {
         "true" => Ok(true),
         "false" => Ok(false),
@@ -287,16 +314,19 @@ impl GenerateResponse {
     }
 }
 
+/// A query's pairs from string slices, for the tests of the query readers.
+#[cfg(test)]
+pub(super) fn test_pairs(query: &[(&str, &str)]) -> Vec<(String, String)> {
+    query
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_pairs as pairs;
     use super::*;
-
-    fn pairs(query: &[(&str, &str)]) -> Vec<(String, String)> {
-        query
-            .iter()
-            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-            .collect()
-    }
 
     fn refused(query: &[(&str, &str)]) -> ParameterError {
         GenerateQuery::from_pairs(&pairs(query)).expect_err("refused")

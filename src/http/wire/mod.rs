@@ -7,21 +7,28 @@
 //! - [`conflict`]: clashing givens.
 //! - [`grade`]: the answer of `/grade`.
 //! - [`generate`]: the query parameters and the answer of `/generate`.
+//! - [`daily`]: the query parameters and the answer of `/daily`.
 //! - [`hint`]: the requests of `/hint` and `/explain`, and the step shape they answer.
+//! - [`print`](mod@print): the bodies and queries of `/render` and `/booklet`.
 //! - [`problem`]: the problem body of every error.
+//! - [`scan`]: the query and the answer of `/scan`.
 
 pub mod board;
 pub mod conflict;
+pub mod daily;
 pub mod fpuzzles;
 pub mod generate;
 pub mod grade;
 pub mod hint;
 pub mod lz_string;
+pub mod print;
 pub mod problem;
+pub mod scan;
 pub mod variant;
 
 pub use board::{Board, BoardError, BoardFormat, WireBoard};
 pub use conflict::{CellRef, ConflictBody, conflict_bodies};
+pub use daily::{DailyQuery, DailyResponse};
 pub use generate::{GenerateQuery, GenerateResponse, ParameterError};
 pub use grade::{GradeResponse, TechniqueBody};
 pub use hint::{
@@ -29,6 +36,7 @@ pub use hint::{
     given_changed, read_max_steps,
 };
 pub use problem::Problem;
+pub use scan::{ScanQuery, ScanResponse};
 pub use variant::{
     RulesBody, RulesFault, SizedBoard, is_other_size, read_puzzle, variant_conflict_bodies,
 };

@@ -1,0 +1,307 @@
+//! Trains the cell classifier and writes `model/cells.safetensors`.
+//!
+//! Data: the cells of the dataset's two training splits only (`v2_train`, `v2_mixed_train`),
+//! cut along the grid the scanner finds and, for v2, along the ground-truth outline too,
+//! each also with jittered corners; plus grids of printed digits rendered from Debian's `DejaVu`
+//! and Liberation fonts, blurred and noised. Deterministic: a fixed seed drives the
+//! weights' start, the jitter, the rendering and the batches' order, and the run is meant for
+//! one thread (`scripts/train/train.sh` sets it).
+//!
+//! Usage: `cargo run --release -p sudoku-scan --example train -- OUT.safetensors [EPOCHS]`
+
+#[path = "common/dataset.rs"]
+mod dataset;
+
+use std::path::Path;
+
+use ab_glyph::FontVec;
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap, loss};
+use image::{GrayImage, Luma};
+use imageproc::drawing::draw_text_mut;
+use imageproc::filter::gaussian_blur_f32;
+use sudoku_scan::{
+    CELL_SIDE, CellNet, Class, Limits, cell_inputs, decode, find_grid, warp_grid, working_image,
+};
+
+const SEED: u64 = 20_261_205;
+const FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
+];
+const RENDERED_GRIDS: usize = 200;
+/// The share of empty cells kept: they outnumber the digits three to one.
+const EMPTY_KEPT: f64 = 0.3;
+
+/// `SplitMix64`: a seeded stream with no dependency.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1_u64 << 53) as f64
+    }
+    fn range(&mut self, low: f64, high: f64) -> f64 {
+        low + (high - low) * self.unit()
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.unit().max(1e-12), self.unit());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+type Sample = ([f32; CELL_SIDE * CELL_SIDE], u32);
+
+fn push_grid(
+    samples: &mut Vec<Sample>,
+    warped: &GrayImage,
+    classes: &[Class; 81],
+    random: &mut Random,
+) {
+    for (input, class) in cell_inputs(warped).into_iter().zip(classes) {
+        if *class == Class::Empty && random.unit() > EMPTY_KEPT {
+            continue;
+        }
+        samples.push((input, class.index() as u32));
+    }
+}
+
+fn jitter(corners: &[(f32, f32); 4], random: &mut Random) -> [(f32, f32); 4] {
+    let side = (corners[0].0 - corners[1].0).hypot(corners[0].1 - corners[1].1);
+    corners.map(|(x, y)| {
+        let amount = f64::from(side) * 0.012;
+        (
+            x + (random.normal() * amount) as f32,
+            y + (random.normal() * amount) as f32,
+        )
+    })
+}
+
+fn photo_samples(samples: &mut Vec<Sample>, random: &mut Random) {
+    let root = dataset::root();
+    let outlines = dataset::outlines(&root);
+    for split in ["v2_train", "v2_mixed_train"] {
+        let photos = dataset::split(&root, split);
+        let mut found = 0;
+        for photo in &photos {
+            // The one mixed photo without a v2 twin has no known givens: its kinds are unknown.
+            let Some(classes) = photo.classes() else {
+                continue;
+            };
+            let bytes = std::fs::read(&photo.path).unwrap();
+            let image = decode(&bytes, &Limits::default()).unwrap();
+            let (working, scale) = working_image(&image);
+            let mut outlines_of_photo = Vec::new();
+            if let Ok(corners) = find_grid(&working) {
+                found += 1;
+                outlines_of_photo.push(corners);
+            }
+            let name = photo.path.file_name().unwrap().to_str().unwrap();
+            if !photo.is_mixed() {
+                if let Some((_, truth)) = outlines.iter().find(|(file, _)| file == name) {
+                    outlines_of_photo.push(truth.map(|(x, y)| (x / scale, y / scale)));
+                }
+            }
+            for corners in &outlines_of_photo {
+                push_grid(samples, &warp_grid(&working, corners), &classes, random);
+                push_grid(
+                    samples,
+                    &warp_grid(&working, &jitter(corners, random)),
+                    &classes,
+                    random,
+                );
+            }
+        }
+        eprintln!(
+            "{split}: {} photos, the grid found in {found}",
+            photos.len()
+        );
+    }
+}
+
+/// A grid of printed digits in a random font, drawn straight, then blurred and noised.
+fn rendered_samples(samples: &mut Vec<Sample>, random: &mut Random) {
+    let fonts: Vec<FontVec> = FONTS
+        .iter()
+        .filter_map(|path| std::fs::read(path).ok())
+        .filter_map(|bytes| FontVec::try_from_vec(bytes).ok())
+        .collect();
+    assert!(
+        !fonts.is_empty(),
+        "no font of the list is installed (apt-get install fonts-dejavu-core fonts-liberation)"
+    );
+    let cell = CELL_SIDE as i32;
+    for _ in 0..RENDERED_GRIDS {
+        let paper = random.range(150.0, 250.0) as u8;
+        let ink = random.range(0.0, f64::from(paper) * 0.45) as u8;
+        let mut grid =
+            GrayImage::from_pixel(9 * CELL_SIDE as u32, 9 * CELL_SIDE as u32, Luma([paper]));
+        let font = &fonts[random.below(fonts.len())];
+        for line in 0..=9 {
+            let thick = if line % 3 == 0 {
+                2 + random.below(2)
+            } else {
+                1
+            };
+            let at = (line * cell).clamp(0, 9 * cell - thick as i32);
+            for t in 0..thick as i32 {
+                for along in 0..9 * cell {
+                    grid.put_pixel((at + t) as u32, along as u32, Luma([ink]));
+                    grid.put_pixel(along as u32, (at + t) as u32, Luma([ink]));
+                }
+            }
+        }
+        let mut classes = [Class::Empty; 81];
+        for (index, class) in classes.iter_mut().enumerate() {
+            if random.unit() < 0.5 {
+                continue;
+            }
+            let digit = 1 + random.below(9) as u8;
+            *class = Class::Printed(digit);
+            let size = random.range(0.6, 0.9) * f64::from(cell);
+            let x = (index % 9) as i32 * cell + (f64::from(cell) * random.range(0.2, 0.35)) as i32;
+            let y = (index / 9) as i32 * cell + (f64::from(cell) * random.range(0.02, 0.15)) as i32;
+            draw_text_mut(
+                &mut grid,
+                Luma([ink]),
+                x,
+                y,
+                size as f32,
+                font,
+                &digit.to_string(),
+            );
+        }
+        let mut grid = gaussian_blur_f32(&grid, random.range(0.3, 1.2) as f32);
+        let noise = random.range(0.0, 12.0);
+        for pixel in grid.pixels_mut() {
+            pixel[0] = (f64::from(pixel[0]) + random.normal() * noise).clamp(0.0, 255.0) as u8;
+        }
+        push_grid(samples, &grid, &classes, random);
+    }
+}
+
+/// Starts every weight from the seed (candle's own CPU start cannot be seeded): uniform in
+/// ±1/sqrt(fan-in), as `PyTorch`'s default.
+fn seed_weights(varmap: &VarMap, random: &mut Random) -> candle_core::Result<()> {
+    let data = varmap.data().lock().unwrap();
+    let mut names: Vec<&String> = data.keys().collect();
+    names.sort();
+    for name in names {
+        let var = &data[name];
+        let dims = var.dims().to_vec();
+        let fan_in: usize = if dims.len() > 1 {
+            dims[1..].iter().product()
+        } else {
+            128
+        };
+        let bound = 1.0 / (fan_in as f64).sqrt();
+        let values: Vec<f32> = (0..var.elem_count())
+            .map(|_| random.range(-bound, bound) as f32)
+            .collect();
+        var.set(&Tensor::from_vec(values, dims, &Device::Cpu)?)?;
+    }
+    Ok(())
+}
+
+fn main() -> candle_core::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let out = args.next().expect("usage: train OUT.safetensors [EPOCHS]");
+    let epochs: usize = args
+        .next()
+        .map_or(4, |text| text.parse().expect("EPOCHS is a number"));
+    let mut random = Random(SEED);
+    let mut samples = Vec::new();
+    photo_samples(&mut samples, &mut random);
+    rendered_samples(&mut samples, &mut random);
+    let mut counts = [0_usize; sudoku_scan::CLASSES];
+    for (_, class) in &samples {
+        counts[*class as usize] += 1;
+    }
+    eprintln!("{} cells; per class {counts:?}", samples.len());
+
+    let device = Device::Cpu;
+    let varmap = VarMap::new();
+    let net = CellNet::new(&VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
+    seed_weights(&varmap, &mut random)?;
+    let mut optimizer = AdamW::new(
+        varmap.all_vars(),
+        ParamsAdamW {
+            lr: 2e-3,
+            weight_decay: 1e-4,
+            ..ParamsAdamW::default()
+        },
+    )?;
+    let batch = 64;
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    for epoch in 0..epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, random.below(i + 1));
+        }
+        if epoch == epochs * 3 / 4 {
+            optimizer.set_learning_rate(4e-4);
+        }
+        let (mut total, mut right) = (0.0, 0);
+        let started = std::time::Instant::now();
+        for (step, chunk) in order.chunks(batch).enumerate() {
+            if step % 100 == 99 {
+                eprintln!(
+                    "  step {}: {:.0} s",
+                    step + 1,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            let mut flat = Vec::with_capacity(chunk.len() * CELL_SIDE * CELL_SIDE);
+            let mut targets = Vec::with_capacity(chunk.len());
+            for &index in chunk {
+                let (input, class) = &samples[index];
+                // A shift of up to two pixels: the found grid is never exact.
+                let (dx, dy) = (random.below(5) as i32 - 2, random.below(5) as i32 - 2);
+                for y in 0..CELL_SIDE as i32 {
+                    for x in 0..CELL_SIDE as i32 {
+                        let (sx, sy) = ((x + dx).clamp(0, 31), (y + dy).clamp(0, 31));
+                        flat.push(input[(sy * CELL_SIDE as i32 + sx) as usize]);
+                    }
+                }
+                targets.push(*class);
+            }
+            let x = Tensor::from_vec(flat, (chunk.len(), 1, CELL_SIDE, CELL_SIDE), &device)?;
+            let y = Tensor::new(targets.as_slice(), &device)?;
+            let logits = net.logits(&x)?;
+            let loss = loss::cross_entropy(&logits, &y)?;
+            optimizer.backward_step(&loss)?;
+            total += f64::from(loss.to_scalar::<f32>()?) * chunk.len() as f64;
+            let predicted = logits.argmax(1)?.to_vec1::<u32>()?;
+            right += predicted
+                .iter()
+                .zip(&targets)
+                .filter(|(a, b)| a == b)
+                .count();
+        }
+        eprintln!(
+            "epoch {}: loss {:.4}, training accuracy {:.4}",
+            epoch + 1,
+            total / samples.len() as f64,
+            right as f64 / samples.len() as f64
+        );
+    }
+    varmap.save(Path::new(&out))?;
+    eprintln!("wrote {out}");
+    Ok(())
+}

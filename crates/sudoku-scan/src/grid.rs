@@ -1,0 +1,172 @@
+use image::GrayImage;
+use imageproc::contours::{BorderType, find_contours};
+use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
+use imageproc::integral_image::{integral_image, sum_image_pixels};
+use imageproc::point::Point;
+
+use crate::ScanError;
+
+/// A grid's corners in pixels: top-left, top-right, bottom-right, bottom-left.
+pub type Corners = [(f32, f32); 4];
+
+/// How much darker than its neighbourhood's mean a pixel must be to count as ink.
+const INK_CONTRAST: u32 = 8;
+
+/// The smallest share of the image a grid may cover.
+const MIN_GRID_SHARE: f64 = 0.03;
+
+/// Finds the Sudoku grid: the ink is separated from the paper by a threshold that follows
+/// the local brightness (shadows), the outer contours of the ink are traced, and the grid
+/// is the largest one whose convex hull is a plausible quadrilateral and that encloses
+/// cells (holes). When the hull is no clean quadrilateral (a broken or missing border), its
+/// extreme points along the diagonals stand for the corners.
+///
+/// # Errors
+/// [`ScanError::NoGridFound`] when no contour is large and square enough.
+pub fn find_grid(image: &GrayImage) -> Result<Corners, ScanError> {
+    let (width, height) = image.dimensions();
+    if width < 32 || height < 32 {
+        return Err(ScanError::NoGridFound);
+    }
+    let ink = ink_mask(image);
+    let contours = find_contours::<i32>(&ink);
+    let mut holes = vec![0_usize; contours.len()];
+    for contour in &contours {
+        if contour.border_type == BorderType::Hole {
+            if let Some(parent) = contour.parent {
+                holes[parent] += 1;
+            }
+        }
+    }
+    let image_area = f64::from(width) * f64::from(height);
+    let mut best: Option<(f64, Corners)> = None;
+    for (index, contour) in contours.iter().enumerate() {
+        if contour.border_type != BorderType::Outer || contour.points.len() < 40 {
+            continue;
+        }
+        // A grid's outline encloses the cells: blobs without holes are print or shadow.
+        if holes[index] < 4 {
+            continue;
+        }
+        let hull = convex_hull(contour.points.clone());
+        let area = polygon_area(&hull);
+        if area < MIN_GRID_SHARE * image_area || area > 0.98 * image_area {
+            continue;
+        }
+        let corners = quadrilateral(&hull);
+        let quad_area = polygon_area(&corners.map(|(x, y)| Point::new(x as i32, y as i32)));
+        // The hull of a grid is nearly its quadrilateral; a blob's is not.
+        if quad_area < 0.8 * area || !plausible(&corners) {
+            continue;
+        }
+        if best.as_ref().is_none_or(|(best_area, _)| area > *best_area) {
+            best = Some((area, corners));
+        }
+    }
+    best.map(|(_, corners)| corners)
+        .ok_or(ScanError::NoGridFound)
+}
+
+/// Ink is 255, paper 0: a pixel darker than the mean of its neighbourhood by a margin.
+fn ink_mask(image: &GrayImage) -> GrayImage {
+    let (width, height) = image.dimensions();
+    let radius = (width.min(height) / 40).max(4);
+    let integral = integral_image::<_, u32>(image);
+    GrayImage::from_fn(width, height, |x, y| {
+        let (x0, x1) = (x.saturating_sub(radius), (x + radius).min(width - 1));
+        let (y0, y1) = (y.saturating_sub(radius), (y + radius).min(height - 1));
+        let count = (x1 - x0 + 1) * (y1 - y0 + 1);
+        let mean = sum_image_pixels(&integral, x0, y0, x1, y1)[0] / count;
+        let pixel = u32::from(image.get_pixel(x, y)[0]);
+        image::Luma([if pixel + INK_CONTRAST < mean { 255 } else { 0 }])
+    })
+}
+
+/// The four corners of a convex hull: its polygon approximation when that has four
+/// vertices, else the extreme points along the two diagonals.
+fn quadrilateral(hull: &[Point<i32>]) -> Corners {
+    let perimeter = arc_length(hull, true);
+    let approximation = approximate_polygon_dp(hull, 0.02 * perimeter, true);
+    let points: &[Point<i32>] = if approximation.len() == 4 {
+        &approximation
+    } else {
+        hull
+    };
+    let by = |key: fn(&Point<i32>) -> i32, largest: bool| {
+        let pick = if largest {
+            points.iter().max_by_key(|point| key(point))
+        } else {
+            points.iter().min_by_key(|point| key(point))
+        };
+        pick.map_or((0.0, 0.0), |point| (point.x as f32, point.y as f32))
+    };
+    [
+        by(|point| point.x + point.y, false),
+        by(|point| point.x - point.y, true),
+        by(|point| point.x + point.y, true),
+        by(|point| point.x - point.y, false),
+    ]
+}
+
+/// Four distinct corners in order, with no side much shorter than the others.
+fn plausible(corners: &Corners) -> bool {
+    let side = |a: (f32, f32), b: (f32, f32)| (a.0 - b.0).hypot(a.1 - b.1);
+    let sides = [
+        side(corners[0], corners[1]),
+        side(corners[1], corners[2]),
+        side(corners[2], corners[3]),
+        side(corners[3], corners[0]),
+    ];
+    let longest = sides.iter().copied().fold(0.0_f32, f32::max);
+    let shortest = sides.iter().copied().fold(f32::INFINITY, f32::min);
+    shortest > 0.4 * longest && shortest > 16.0
+}
+
+/// The shoelace formula.
+fn polygon_area(points: &[Point<i32>]) -> f64 {
+    let mut twice = 0.0;
+    for (index, point) in points.iter().enumerate() {
+        let next = points[(index + 1) % points.len()];
+        twice += f64::from(point.x) * f64::from(next.y) - f64::from(next.x) * f64::from(point.y);
+    }
+    (twice / 2.0).abs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A drawn 9x9 grid on white paper, its outer square from (40, 30) to (400, 390).
+    fn drawn_grid() -> GrayImage {
+        let mut image = GrayImage::from_pixel(460, 420, image::Luma([230]));
+        for line in 0..=9 {
+            let offset = 40 * line;
+            let thickness = if line % 3 == 0 { 3 } else { 1 };
+            for t in 0..thickness {
+                for along in 0..=360 {
+                    image.put_pixel(40 + offset + t, 30 + along, image::Luma([20]));
+                    image.put_pixel(40 + along, 30 + offset + t, image::Luma([20]));
+                }
+            }
+        }
+        image
+    }
+
+    #[test]
+    fn a_drawn_grid_is_found_at_its_corners() {
+        let corners = find_grid(&drawn_grid()).unwrap();
+        let expected = [(40.0, 30.0), (402.0, 30.0), (402.0, 392.0), (40.0, 392.0)];
+        for (found, want) in corners.iter().zip(expected) {
+            assert!(
+                (found.0 - want.0).abs() <= 3.0 && (found.1 - want.1).abs() <= 3.0,
+                "{corners:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_blank_page_has_no_grid() {
+        let blank = GrayImage::from_pixel(300, 300, image::Luma([200]));
+        assert_eq!(find_grid(&blank), Err(ScanError::NoGridFound));
+    }
+}

@@ -1,0 +1,95 @@
+//! Reads a Sudoku from a photo: the image is decoded within limits, the grid is found
+//! (contours, the largest convex quadrilateral, a fallback from the extreme points of the
+//! biggest blob when the border is broken), warped to a square, every cell is classified
+//! by a small convolutional network, and the digits are chosen as the most likely reading
+//! that breaks no rule of Sudoku.
+//!
+//! The crate is pure and synchronous: bytes in, a [`Scan`] out.
+
+mod decode;
+mod error;
+mod grid;
+mod model;
+mod reading;
+mod warp;
+
+pub use decode::{Limits, decode};
+pub use error::ScanError;
+pub use grid::{Corners, find_grid};
+pub use model::{CELL_SIDE, CLASSES, CellNet, Class};
+pub use reading::{Cell, Kind, read_board};
+pub use warp::{cell_inputs, warp_grid, working_image};
+
+/// What a photo reads as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scan {
+    /// The 81 cells, row by row.
+    pub cells: Vec<Cell>,
+    /// The grid's corners in the photo's pixels: top-left, top-right, bottom-right, bottom-left.
+    pub corners: Corners,
+}
+
+impl Scan {
+    /// The printed givens as an 81-character line, `.` elsewhere.
+    pub fn givens_line(&self) -> String {
+        self.line_of(Kind::Given)
+    }
+
+    /// The handwritten entries as an 81-character line, `.` elsewhere.
+    pub fn entries_line(&self) -> String {
+        self.line_of(Kind::Entry)
+    }
+
+    fn line_of(&self, kind: Kind) -> String {
+        self.cells
+            .iter()
+            .map(|cell| match cell.digit {
+                Some(digit) if cell.kind == kind => char::from(b'0' + digit),
+                _ => '.',
+            })
+            .collect()
+    }
+}
+
+/// A scanner: the cell classifier, loaded once and shared by every scan.
+#[derive(Debug)]
+pub struct Scanner {
+    net: CellNet,
+}
+
+impl Scanner {
+    /// The scanner with the committed model.
+    ///
+    /// # Panics
+    /// Never in a build that passed its tests: the committed weights are checked by them.
+    pub fn new() -> Self {
+        Self::with_net(CellNet::committed())
+    }
+
+    /// A scanner with another classifier (a freshly trained one, to measure it).
+    pub fn with_net(net: CellNet) -> Self {
+        Self { net }
+    }
+
+    /// Reads the Sudoku in an encoded image (JPEG, PNG or WebP).
+    ///
+    /// # Errors
+    /// [`ScanError`] when the bytes are no supported image, the image is too large, or no grid
+    /// is found in it.
+    pub fn scan(&self, bytes: &[u8], limits: &Limits) -> Result<Scan, ScanError> {
+        let image = decode(bytes, limits)?;
+        let (working, scale) = working_image(&image);
+        let found = find_grid(&working)?;
+        let warped = warp_grid(&working, &found);
+        let probabilities = self.net.classify(&cell_inputs(&warped));
+        let cells = read_board(&probabilities);
+        let corners = found.map(|(x, y)| (x * scale, y * scale));
+        Ok(Scan { cells, corners })
+    }
+}
+
+impl Default for Scanner {
+    fn default() -> Self {
+        Self::new()
+    }
+}
