@@ -23,6 +23,9 @@
 ARG RUST_IMAGE=docker.io/library/rust:1-slim-bookworm
 
 FROM ${RUST_IMAGE} AS build
+# The cargo profile: release ships; CI's container test builds with `ci`, optimised without
+# the whole-program optimisation, to check the same file in a third of the time.
+ARG CARGO_PROFILE=release
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /src
 ENV CARGO_TERM_COLOR=never \
@@ -47,7 +50,7 @@ RUN set -eu; \
         echo '//! placeholder' > "crates/$crate/src/lib.rs"; \
     done; \
     cargo fetch --locked; \
-    cargo build --release --locked --target "$target" --bin sudoku-service; \
+    cargo build --profile "$CARGO_PROFILE" --locked --target "$target" --bin sudoku-service; \
     rm -rf src crates/sudoku/src crates/sudoku-print/src crates/sudoku-scan/src
 
 # 2. The service itself, with whatever else the crate includes (openapi.yaml,
@@ -58,8 +61,8 @@ COPY . .
 RUN set -eu; \
     target="$(cat /target-triple)"; \
     find src crates -type f -exec touch {} +; \
-    cargo build --release --locked --offline --target "$target" --bin sudoku-service; \
-    install -D -m 0755 "target/$target/release/sudoku-service" /out/sudoku-service; \
+    cargo build --profile "$CARGO_PROFILE" --locked --offline --target "$target" --bin sudoku-service; \
+    install -D -m 0755 "target/$target/$CARGO_PROFILE/sudoku-service" /out/sudoku-service; \
     /out/sudoku-service --version; \
     if ldd /out/sudoku-service 2>/dev/null | grep -q '=>'; then \
         echo 'sudoku-service is dynamically linked' >&2; exit 1; \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The web playground (GET /) in a real browser: Debian's Chromium driven by playwright-core
-# against the release server on a free loopback port. Installs Chromium through apt when it
+# against the release server (or the profile SUDOKU_PROFILE names) on a free loopback port. Installs Chromium through apt when it
 # is missing (never a browser download), runs `node --test tests/browser/`, stops the
 # server, and exits non-zero when any test fails. Screenshots land in target/playground/.
 set -euo pipefail
@@ -20,9 +20,10 @@ node --version
 # playwright-core ships no browser and downloads none; the variable makes sure of it.
 (cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 
-cargo build --release --locked
-# The build folder may be elsewhere (CARGO_TARGET_DIR), as cargo itself allows.
-BIN=${CARGO_TARGET_DIR:-$PWD/target}/release/sudoku-service
+# shellcheck source=scripts/lib/server.sh
+. scripts/lib/server.sh
+build_release "$PWD"
+BIN=$SERVER_BIN
 
 PORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => {
     console.log(s.address().port); s.close(); });')

@@ -17,6 +17,7 @@
 #   CONTAINER_SKIP_LINT=1 skip hadolint
 #   CONTAINER_KEEP_IMAGE=1 keep the built image (it is kept by default anyway:
 #                         removing it would drop the layer cache's tag only)
+#   CONTAINER_CARGO_PROFILE  the Dockerfile's CARGO_PROFILE (default release)
 #   CA_BUNDLE             CA bundle mounted into the build (default
 #                         /etc/ssl/certs/ca-certificates.crt), so cargo trusts
 #                         a TLS-intercepting proxy on the way to crates.io
@@ -84,6 +85,7 @@ build_log="$CONTAINER_STATE_DIR/build.log"
 log "building $IMAGE from $CONTEXT (log: $build_log)"
 if podman build --pull=never --network host --format docker \
     -v "$CA_BUNDLE:/etc/ssl/certs/ca-certificates.crt:ro" \
+    --build-arg CARGO_PROFILE="${CONTAINER_CARGO_PROFILE:-release}" \
     -f "$ROOT/Dockerfile" -t "$IMAGE" "$CONTEXT" >"$build_log" 2>&1; then
     pass "podman build ($((SECONDS - t)) s)"
 else

@@ -5,8 +5,8 @@
 #
 #   ensure_venv VENV REQUIREMENTS   create VENV and install REQUIREMENTS into it, unless
 #                                   it already holds exactly that file (a stamp of its hash)
-#   build_release ROOT              build ROOT's release binary (honours CARGO_TARGET_DIR);
-#                                   sets SERVER_BIN
+#   build_release ROOT              build ROOT's server in the profile SUDOKU_PROFILE names
+#                                   (release unless set; honours CARGO_TARGET_DIR); sets SERVER_BIN
 #   start_release_server LOG [FLAG...]  start SERVER_BIN with FLAGs on a free port, its log
 #                                   in LOG, and wait up to 10 s for /healthz; sets SERVER_PID
 #                                   and SERVER_URL
@@ -52,11 +52,11 @@ SERVER_BIN=""
 SERVER_URL=""
 
 build_release() {
-    local root="$1" target
-    (cd "$root" && cargo build --release --quiet --bin sudoku-service) || return 1
+    local root="$1" profile="${SUDOKU_PROFILE:-release}" target
+    (cd "$root" && cargo build --profile "$profile" --locked --quiet --bin sudoku-service) || return 1
     target="$(cd "$root" && cargo metadata --format-version 1 --no-deps |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-    SERVER_BIN="$target/release/sudoku-service"
+    SERVER_BIN="$target/$profile/sudoku-service"
     [ -x "$SERVER_BIN" ] || { echo "no binary at $SERVER_BIN" >&2; return 1; }
 }
 
