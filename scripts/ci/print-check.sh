@@ -11,7 +11,9 @@
 #   4. fetches a booklet of 10 puzzles, 4 to a page, solutions at the back: `qpdf --check`,
 #      `pdfinfo` counts ceil(10/4) + ceil(10/6) = 5 pages, `pdftotext` finds every puzzle
 #      number, its difficulty, the solutions and "Page n of 5", `pdftoppm` draws a page;
-#   5. the same seed again gives the same bytes, and so does the `booklet` command.
+#   5. the same seed again gives the same bytes, and so does the `booklet` command;
+#   6. the round trip: booklet pages of one puzzle each, drawn by `pdftoppm` at a few
+#      resolutions, and a PNG from /render, read back by /scan as the same givens.
 #
 # Prints PASS/FAIL per check and a closing "N passed, N failed" line; a minute or so once
 # the binary is built.
@@ -129,3 +131,37 @@ status=$(curl -sS -o "$WORK/large.pdf" -w '%{http_code}' \
     "$URL/booklet?count=5&seed=1&per_page=6&paper=letter&large_print=true&solutions=back")
 check "booklet (large print, letter): 200, 1 page of puzzles and 2 of solutions" \
     bash -c "[ $status = 200 ] && qpdf --check '$WORK/large.pdf' >/dev/null && [ \"\$(pdfinfo '$WORK/large.pdf' | awk '/^Pages:/ {print \$2}')\" = 3 ]"
+
+# The round trip: what the service prints, the service reads back.
+ROUND_TRIP=('..76...2...1..8..39..2...6.8..3.......9.1...6.25...7...1.8........15.2...3...4..9'
+    '.83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.'
+    "$PUZZLE")
+scanned_givens() { # image file: the board /scan reads in it
+    curl -sS -H 'content-type: image/png' --data-binary "@$1" "$URL/scan" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin).get("board"))'
+}
+boards_json=$(printf '"%s",' "${ROUND_TRIP[@]}")
+for large in false true; do
+    status=$(curl -sS -o "$WORK/trip.pdf" -w '%{http_code}' -H 'content-type: application/json' \
+        -d "{\"boards\":[${boards_json%,}],\"per_page\":1,\"large_print\":$large,\"solutions\":\"none\"}" \
+        "$URL/booklet")
+    check "round trip: booklet of ${#ROUND_TRIP[@]} pages (large print $large) answers 200" test "$status" = 200
+    for dpi in 60 100 150; do
+        pdftoppm -r "$dpi" -png "$WORK/trip.pdf" "$WORK/trip-$dpi"
+        for page in $(seq 1 ${#ROUND_TRIP[@]}); do
+            expected=${ROUND_TRIP[$((page - 1))]}
+            # Fewer than ten pages: pdftoppm numbers them without padding.
+            read_back=$(scanned_givens "$WORK/trip-$dpi-$page.png")
+            check "round trip: page $page (large print $large) at $dpi dpi scans back to its givens" \
+                test "$read_back" = "$expected"
+        done
+    done
+done
+for board in "${ROUND_TRIP[@]}"; do
+    for size_px in 300 900; do
+        render "{\"board\":\"$board\",\"format\":\"png\",\"size_px\":$size_px}" trip.png >/dev/null
+        read_back=$(scanned_givens "$WORK/trip.png")
+        check "round trip: /render png of ${board:0:12}... at $size_px px scans back to its givens" \
+            test "$read_back" = "$board"
+    done
+done

@@ -3,7 +3,9 @@
 //! Data: the cells of the dataset's two training splits only (`v2_train`, `v2_mixed_train`),
 //! cut along the grid the scanner finds and, for v2, along the ground-truth outline too,
 //! each also with jittered corners; plus grids of printed digits rendered from Debian's `DejaVu`
-//! and Liberation fonts, blurred and noised. Deterministic: a fixed seed drives the
+//! and Liberation fonts, blurred and noised; plus sheets drawn by the service's own renderer
+//! (`sudoku-print`) at widths from a thumbnail to a print, so that what `/render` draws
+//! scans back. Deterministic: a fixed seed drives the
 //! weights' start, the jitter, the rendering and the batches' order, and the run is meant for
 //! one thread (`scripts/train/train.sh` sets it).
 //!
@@ -20,6 +22,8 @@ use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap, loss};
 use image::{GrayImage, Luma};
 use imageproc::drawing::draw_text_mut;
 use imageproc::filter::gaussian_blur_f32;
+use sudoku::variant::Rules;
+use sudoku_print::{BoardPicture, Show, sheet_svg, svg_to_png};
 use sudoku_scan::{
     CELL_SIDE, CellNet, Class, Limits, cell_inputs, decode, find_grid, warp_grid, working_image,
 };
@@ -38,6 +42,7 @@ const FONTS: &[&str] = &[
     "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
 ];
 const RENDERED_GRIDS: usize = 200;
+const DRAWN_SHEETS: usize = 240;
 /// The share of empty cells kept: they outnumber the digits three to one.
 const EMPTY_KEPT: f64 = 0.3;
 
@@ -197,6 +202,52 @@ fn rendered_samples(samples: &mut Vec<Sample>, random: &mut Random) {
     }
 }
 
+/// A sheet of random givens drawn by `sudoku-print` as `/render` draws it, at a random width,
+/// cut along the grid the scanner finds there (and jittered), as a scan would see it.
+fn sheet_samples(samples: &mut Vec<Sample>, random: &mut Random) {
+    let mut found = 0;
+    for _ in 0..DRAWN_SHEETS {
+        let density = random.range(0.2, 0.6);
+        let givens: Vec<u8> = (0..81)
+            .map(|_| {
+                if random.unit() < density {
+                    1 + random.below(9) as u8
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let classes: [Class; 81] = std::array::from_fn(|index| match givens[index] {
+            0 => Class::Empty,
+            digit => Class::Printed(digit),
+        });
+        let picture = BoardPicture {
+            size: 9,
+            givens,
+            entries: Vec::new(),
+            candidates: Vec::new(),
+            rules: Rules::default(),
+        };
+        let width = 240 + random.below(1200) as u32;
+        let svg = sheet_svg(&picture, None, Show::Puzzle, None, width);
+        let png = svg_to_png(&svg).expect("a classic sheet draws");
+        let image = decode(&png, &Limits::default()).unwrap();
+        let (working, _) = working_image(&image);
+        let Ok(corners) = find_grid(&working) else {
+            continue;
+        };
+        found += 1;
+        push_grid(samples, &warp_grid(&working, &corners), &classes, random);
+        push_grid(
+            samples,
+            &warp_grid(&working, &jitter(&corners, random)),
+            &classes,
+            random,
+        );
+    }
+    eprintln!("drawn sheets: {DRAWN_SHEETS}, the grid found in {found}");
+}
+
 /// Starts every weight from the seed (candle's own CPU start cannot be seeded): uniform in
 /// ±1/sqrt(fan-in), as `PyTorch`'s default.
 fn seed_weights(varmap: &VarMap, random: &mut Random) -> candle_core::Result<()> {
@@ -230,6 +281,7 @@ fn main() -> candle_core::Result<()> {
     let mut samples = Vec::new();
     photo_samples(&mut samples, &mut random);
     rendered_samples(&mut samples, &mut random);
+    sheet_samples(&mut samples, &mut random);
     let mut counts = [0_usize; sudoku_scan::CLASSES];
     for (_, class) in &samples {
         counts[*class as usize] += 1;
