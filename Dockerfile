@@ -28,10 +28,12 @@ FROM ${RUST_IMAGE} AS build
 ARG CARGO_PROFILE=release
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /src
+# Symbols stripped: the image ships the binary alone (a fifth smaller), and a panic's
+# message and source location, which the service logs, do not need them.
 ENV CARGO_TERM_COLOR=never \
     CARGO_INCREMENTAL=0 \
     CARGO_NET_RETRY=10 \
-    RUSTFLAGS="-C target-feature=+crt-static"
+    RUSTFLAGS="-C target-feature=+crt-static -C strip=symbols"
 
 # 1. Dependencies only, against placeholder sources: this layer is reused for
 #    as long as Cargo.toml and Cargo.lock do not change.

@@ -15,6 +15,8 @@
 #   CONTAINER_CONTEXT     build context (default: the repository root)
 #   MAX_IMAGE_BYTES       size limit (default 20000000, i.e. 20 MB)
 #   CONTAINER_SKIP_LINT=1 skip hadolint
+#   CONTAINER_BUILD_ONLY=1 set up and build, check nothing else (CI builds in the
+#                         background this way; the full run then finds the layers cached)
 #   CONTAINER_KEEP_IMAGE=1 keep the built image (it is kept by default anyway:
 #                         removing it would drop the layer cache's tag only)
 #   CONTAINER_CARGO_PROFILE  the Dockerfile's CARGO_PROFILE (default release)
@@ -75,7 +77,7 @@ t=$SECONDS
 "$ROOT/scripts/ci/container-setup.sh"
 pass "setup: podman, runc and base images ready ($((SECONDS - t)) s)"
 
-if [ "${CONTAINER_SKIP_LINT:-0}" != 1 ]; then
+if [ "${CONTAINER_SKIP_LINT:-0}" != 1 ] && [ "${CONTAINER_BUILD_ONLY:-0}" != 1 ]; then
     check "hadolint Dockerfile" "$ROOT/scripts/ci/container-lint.sh"
 fi
 
@@ -93,6 +95,7 @@ else
     fail "podman build ($((SECONDS - t)) s)"
     exit 1
 fi
+[ "${CONTAINER_BUILD_ONLY:-0}" != 1 ] || exit 0
 
 # --- image --------------------------------------------------------------------
 size="$(podman image inspect --format '{{.Size}}' "$IMAGE")"
