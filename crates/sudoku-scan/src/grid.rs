@@ -1,7 +1,9 @@
 use image::GrayImage;
 use imageproc::contours::{BorderType, find_contours};
+use imageproc::distance_transform::Norm;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
 use imageproc::integral_image::{integral_image, sum_image_pixels};
+use imageproc::morphology::dilate;
 use imageproc::point::Point;
 
 use crate::ScanError;
@@ -19,7 +21,9 @@ const MIN_GRID_SHARE: f64 = 0.03;
 /// the local brightness (shadows), the outer contours of the ink are traced, and the grid
 /// is the largest one whose convex hull is a plausible quadrilateral and that encloses
 /// cells (holes). When the hull is no clean quadrilateral (a broken or missing border), its
-/// extreme points along the diagonals stand for the corners.
+/// extreme points along the diagonals stand for the corners. When no contour qualifies, the
+/// ink is thickened by a pixel and looked at again: in a blurred photo the thin lines break
+/// up, and the cells run into each other until they are joined.
 ///
 /// # Errors
 /// [`ScanError::NoGridFound`] when no contour is large and square enough.
@@ -29,7 +33,15 @@ pub fn find_grid(image: &GrayImage) -> Result<Corners, ScanError> {
         return Err(ScanError::NoGridFound);
     }
     let ink = ink_mask(image);
-    let contours = find_contours::<i32>(&ink);
+    grid_in(&ink)
+        .or_else(|| grid_in(&dilate(&ink, Norm::LInf, 1)))
+        .ok_or(ScanError::NoGridFound)
+}
+
+/// The corners of the largest contour of `ink` that looks like a grid, if any.
+fn grid_in(ink: &GrayImage) -> Option<Corners> {
+    let (width, height) = ink.dimensions();
+    let contours = find_contours::<i32>(ink);
     let mut holes = vec![0_usize; contours.len()];
     for contour in &contours {
         if contour.border_type == BorderType::Hole {
@@ -53,18 +65,24 @@ pub fn find_grid(image: &GrayImage) -> Result<Corners, ScanError> {
         if area < MIN_GRID_SHARE * image_area || area > 0.98 * image_area {
             continue;
         }
-        let corners = quadrilateral(&hull);
-        let quad_area = polygon_area(&corners.map(|(x, y)| Point::new(x as i32, y as i32)));
-        // The hull of a grid is nearly its quadrilateral; a blob's is not.
-        if quad_area < 0.8 * area || !plausible(&corners) {
+        // The hull of a grid is nearly its quadrilateral; a blob's is not. A polygon fit
+        // that cut off a corner (a corner of the border faded) gets a second chance from
+        // the hull's extreme points.
+        let fits = |corners: &Corners| {
+            let quad_area = polygon_area(&corners.map(|(x, y)| Point::new(x as i32, y as i32)));
+            quad_area >= 0.8 * area && plausible(corners)
+        };
+        let Some(corners) = [quadrilateral(&hull), extreme_points(&hull)]
+            .into_iter()
+            .find(fits)
+        else {
             continue;
-        }
+        };
         if best.as_ref().is_none_or(|(best_area, _)| area > *best_area) {
             best = Some((area, corners));
         }
     }
     best.map(|(_, corners)| corners)
-        .ok_or(ScanError::NoGridFound)
 }
 
 /// Ink is 255, paper 0: a pixel darker than the mean of its neighbourhood by a margin.
@@ -87,11 +105,15 @@ fn ink_mask(image: &GrayImage) -> GrayImage {
 fn quadrilateral(hull: &[Point<i32>]) -> Corners {
     let perimeter = arc_length(hull, true);
     let approximation = approximate_polygon_dp(hull, 0.02 * perimeter, true);
-    let points: &[Point<i32>] = if approximation.len() == 4 {
-        &approximation
+    if approximation.len() == 4 {
+        extreme_points(&approximation)
     } else {
-        hull
-    };
+        extreme_points(hull)
+    }
+}
+
+/// The points of `points` farthest along the two diagonals, in the order of [`Corners`].
+fn extreme_points(points: &[Point<i32>]) -> Corners {
     let by = |key: fn(&Point<i32>) -> i32, largest: bool| {
         let pick = if largest {
             points.iter().max_by_key(|point| key(point))
@@ -162,6 +184,48 @@ mod tests {
                 "{corners:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_grid_whose_lines_are_broken_by_blur_is_found_once_its_ink_is_thickened() {
+        // Every line dashed with one-pixel gaps: no cell is closed, so without the second
+        // look the outline encloses no holes and is taken for a blob.
+        let mut image = GrayImage::from_pixel(460, 420, image::Luma([230]));
+        for line in 0..=9 {
+            let offset = 40 * line;
+            for t in 0..2 {
+                for along in (0..=360).filter(|along| along % 5 != 2) {
+                    image.put_pixel(40 + offset + t, 30 + along, image::Luma([20]));
+                    image.put_pixel(40 + along, 30 + offset + t, image::Luma([20]));
+                }
+            }
+        }
+        assert_eq!(grid_in(&ink_mask(&image)), None);
+        let corners = find_grid(&image).unwrap();
+        let expected = [(40.0, 30.0), (401.0, 30.0), (401.0, 391.0), (40.0, 391.0)];
+        for (found, want) in corners.iter().zip(expected) {
+            assert!(
+                (found.0 - want.0).abs() <= 3.0 && (found.1 - want.1).abs() <= 3.0,
+                "{corners:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_extreme_points_of_a_hull_with_a_shaved_corner_are_the_squares_corners() {
+        // A square hull with its top-left corner shaved by a short diagonal edge: the
+        // extreme points still reach the square's corners.
+        let hull = [
+            Point::new(10, 0),
+            Point::new(100, 0),
+            Point::new(100, 100),
+            Point::new(0, 100),
+            Point::new(0, 10),
+        ];
+        assert_eq!(
+            extreme_points(&hull),
+            [(10.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)]
+        );
     }
 
     #[test]

@@ -46,5 +46,5 @@ fn the_mixed_test_split_reads_as_pinned() {
     assert_eq!(measure("v2_mixed_test"), PINNED_MIXED_TEST);
 }
 
-const PINNED_V2_TEST: (usize, usize, usize, usize) = (40, 35, 310, 2937);
-const PINNED_MIXED_TEST: (usize, usize, usize, usize) = (40, 22, 488, 2757);
+const PINNED_V2_TEST: (usize, usize, usize, usize) = (40, 38, 36, 3202);
+const PINNED_MIXED_TEST: (usize, usize, usize, usize) = (40, 24, 166, 3082);
