@@ -235,6 +235,21 @@ impl Pending {
     }
 }
 
+/// Runs `rule` on the groups `slot` marks for it, then marks none: the marks are taken out
+/// of `pending` first, so that the rule can record new changes in it meanwhile.
+fn on_dirty_groups<T>(
+    pending: &mut Pending,
+    slot: fn(&mut Pending) -> &mut Vec<u64>,
+    rule: impl FnOnce(&[u64], &mut Pending) -> T,
+) -> T {
+    let dirty = std::mem::take(slot(pending));
+    let result = rule(&dirty, pending);
+    let marks = slot(pending);
+    *marks = dirty;
+    marks.fill(0);
+    result
+}
+
 /// Whether bit `i` of a bit set is set.
 fn has(bits: &[u64], i: usize) -> bool {
     bits[i / 64] & (1 << (i % 64)) != 0
@@ -573,11 +588,11 @@ impl<'a> Propagator<'a> {
         domains: &mut [u32],
         pending: &mut Pending,
     ) -> Result<(), Contradiction> {
-        let dirty = std::mem::take(&mut pending.for_singles);
-        let result = self.hidden_singles_in(&dirty, domains, pending);
-        pending.for_singles = dirty;
-        pending.for_singles.fill(0);
-        result
+        on_dirty_groups(
+            pending,
+            |p| &mut p.for_singles,
+            |dirty, pending| self.hidden_singles_in(dirty, domains, pending),
+        )
     }
 
     fn hidden_singles_in(
@@ -629,22 +644,19 @@ impl<'a> Propagator<'a> {
         domains: &mut [u32],
         pending: &mut Pending,
     ) -> Result<bool, Contradiction> {
-        let dirty = std::mem::take(&mut pending.for_matching);
-        let mut result = Ok(false);
-        for (g, cells) in self.full_groups.iter().enumerate() {
-            if has(&dirty, g) {
-                match all_different(cells, domains, pending) {
-                    Ok(pruned) => result = result.map(|any| any | pruned),
-                    Err(contradiction) => {
-                        result = Err(contradiction);
-                        break;
+        on_dirty_groups(
+            pending,
+            |p| &mut p.for_matching,
+            |dirty, pending| {
+                let mut pruned = false;
+                for (g, cells) in self.full_groups.iter().enumerate() {
+                    if has(dirty, g) {
+                        pruned |= all_different(cells, domains, pending)?;
                     }
                 }
-            }
-        }
-        pending.for_matching = dirty;
-        pending.for_matching.fill(0);
-        result
+                Ok(pruned)
+            },
+        )
     }
 
     /// Locked candidates over every [`Intersection`] of a group with a changed cell since it
@@ -654,11 +666,11 @@ impl<'a> Propagator<'a> {
         domains: &mut [u32],
         pending: &mut Pending,
     ) -> Result<bool, Contradiction> {
-        let dirty = std::mem::take(&mut pending.for_locked);
-        let result = self.locked_candidates_in(&dirty, domains, pending);
-        pending.for_locked = dirty;
-        pending.for_locked.fill(0);
-        result
+        on_dirty_groups(
+            pending,
+            |p| &mut p.for_locked,
+            |dirty, pending| self.locked_candidates_in(dirty, domains, pending),
+        )
     }
 
     fn locked_candidates_in(
