@@ -4,7 +4,7 @@ use std::io::{IsTerminal, LineWriter, Stderr};
 use std::process::ExitCode;
 
 use clap::Parser;
-use sudoku_service::cli::{Cli, Command, booklet, generate, grade, healthcheck, solve};
+use sudoku_service::cli::{Cli, Command, booklet, generate, grade, healthcheck, scan, solve};
 
 fn main() -> ExitCode {
     // First: a reload sent while the server starts must not end it.
@@ -35,6 +35,7 @@ fn main() -> ExitCode {
             generate::run(&args, std::io::stdout(), diagnostics(), show_progress)
         }
         Command::Booklet(args) => booklet::run(&args, diagnostics()),
+        Command::Scan(args) => scan::run(&args, std::io::stdout().lock(), diagnostics()),
         Command::Healthcheck(args) => healthcheck::run(&args),
     }
 }

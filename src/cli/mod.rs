@@ -1,5 +1,5 @@
-//! The command line: `serve` (the default), `solve`, `grade`, `generate`, `booklet` and
-//! `healthcheck`.
+//! The command line: `serve` (the default), `solve`, `grade`, `generate`, `booklet`, `scan`
+//! and `healthcheck`.
 
 pub mod booklet;
 pub mod generate;
@@ -10,14 +10,15 @@ mod lines;
 mod pipeline;
 mod placement;
 mod progress;
+pub mod scan;
 pub mod solve;
 
 use clap::{Parser, Subcommand};
 
 use crate::config::Config;
 
-/// A 9x9 Sudoku solving service: an HTTP JSON API, and a batch solver, grader and generator
-/// of puzzle files.
+/// A Sudoku solving service: an HTTP JSON API, and a batch solver, grader, generator and
+/// photo reader of puzzle files.
 #[derive(Debug, Parser)]
 #[command(
     name = "sudoku-service",
@@ -52,6 +53,8 @@ pub enum Command {
     Generate(generate::GenerateArgs),
     /// Write a PDF booklet of generated puzzles, reproducibly from a seed.
     Booklet(booklet::BookletArgs),
+    /// Read puzzles from photos (JPEG, PNG or WebP): one 81-character line of givens per image.
+    Scan(scan::ScanArgs),
     /// Probe a local server's /healthz; exit 0 when it answers 200 (for container HEALTHCHECK).
     Healthcheck(healthcheck::HealthcheckArgs),
 }

@@ -6,4 +6,5 @@ mod helpers;
 
 mod generate;
 mod grade;
+mod scan;
 mod solve;
