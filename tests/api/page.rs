@@ -63,6 +63,7 @@ async fn every_asset_is_served_with_its_content_type() {
         ("/api.js", "text/javascript; charset=utf-8"),
         ("/board.js", "text/javascript; charset=utf-8"),
         ("/overlay.js", "text/javascript; charset=utf-8"),
+        ("/scan.js", "text/javascript; charset=utf-8"),
         ("/sw.js", "text/javascript; charset=utf-8"),
         ("/manifest.webmanifest", "application/manifest+json"),
         ("/icon.svg", "image/svg+xml"),

@@ -33,7 +33,11 @@ export class ApiError extends Error {
 
 async function call(method, path, body, headers = {}) {
   const init = { method, headers: { Accept: 'application/json', ...headers } };
-  if (body !== undefined) {
+  if (body instanceof Blob) {
+    // A photo goes as itself: its own type tells the server how to decode it.
+    init.headers['Content-Type'] = body.type || 'application/octet-stream';
+    init.body = body;
+  } else if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
@@ -157,4 +161,15 @@ export function generate({ difficulty, size, variant } = {}) {
     if (value !== undefined) query.set(name, String(value));
   }
   return call('GET', `/generate?${query}`);
+}
+
+/**
+ * POST /scan: a photo (a File or Blob: JPEG, PNG or WebP) read into `{board, entries, cells,
+ * corners, solution?}`: the printed givens and the handwritten entries as 81-character
+ * lines, each cell's `kind`, `digit` and `confidence`, the grid's corners in the photo's
+ * pixels, and with `solve` the givens' solution when it is unique. Another image type is
+ * 415; a photo without a grid 422 `no_grid_found`; an unreadable one 400 `invalid_image`.
+ */
+export function scan(photo, { solve = false } = {}) {
+  return call('POST', `/scan?solve=${solve}`, photo);
 }

@@ -1,6 +1,6 @@
 // The playground: the grid of any side the page plays, its input (keyboard, pointer, digit
-// pad, paste), the puzzle's rules drawn over it, undo, staged hints, and the four calls to
-// the API. State lives in plain arrays; render() redraws every cell from it after every
+// pad, paste, a photo), the puzzle's rules drawn over it, undo, staged hints, and the calls
+// to the API. State lives in plain arrays; render() redraws every cell from it after every
 // change, which is cheap and leaves no half-updated view.
 
 import * as api from './api.js';
@@ -21,6 +21,7 @@ import {
   unitName,
 } from './board.js';
 import { drawRules } from './overlay.js';
+import { ScanReview } from './scan.js';
 
 const STORAGE_KEY = 'sudoku-playground/v1';
 const HISTORY_LIMIT = 1000;
@@ -226,15 +227,15 @@ function enter(index, digit) {
 
 /**
  * Replaces the whole board by a puzzle of any side, with its solution and rules when known;
- * undoable like any move.
+ * undoable like any move. Its digits are givens unless `origins` says whose each one is.
  */
-function loadPuzzle(cells, newTitle, newSolution = null, newRules = null) {
+function loadPuzzle(cells, newTitle, newSolution = null, newRules = null, origins = null) {
   const edits = new Map();
   // Cells past the new board's end are emptied, so that undo has them to bring back.
   const count = Math.max(cells.length, board.values.length);
   for (let index = 0; index < count; index++) {
     const digit = cells[index] ?? 0;
-    edits.set(index, { value: digit, marks: 0, origin: digit ? 'given' : '' });
+    edits.set(index, { value: digit, marks: 0, origin: digit ? origins?.[index] ?? 'given' : '' });
   }
   const next = { title: newTitle, solution: newSolution, size: sideOf(cells.length), rules: newRules };
   // A link shown for the puzzle before would now lead elsewhere.
@@ -244,6 +245,100 @@ function loadPuzzle(cells, newTitle, newSolution = null, newRules = null) {
     hideHint();
     render();
   }
+}
+
+// --- Scanning a photo --------------------------------------------------------------------
+
+/** The scan under review (scan.js's ScanReview) and its photo's object URL, or null. */
+let review = null;
+let reviewPhotoUrl = null;
+
+/** Sends the chosen photo to POST /scan and shows what was read, for the player to check. */
+async function scanPhoto(file) {
+  const offline = () =>
+    say('Photos are read by the server, which cannot be reached (offline?). Type the puzzle in instead.', 'error');
+  await withServer('Reading the photo…', 'Could not read the photo', async () => {
+    const answer = await api.scan(file, { solve: true });
+    closeReview();
+    review = new ScanReview(answer);
+    reviewPhotoUrl = URL.createObjectURL(file);
+    showReview();
+  }, offline);
+}
+
+function showReview() {
+  const image = byId('scan-image');
+  image.onload = () => review?.draw(byId('scan-layer'), image.naturalWidth, image.naturalHeight);
+  image.src = reviewPhotoUrl;
+  const unsure = review.unsure.length;
+  byId('scan-summary').textContent =
+    `Read ${review.count('given')} printed digits and ${review.count('user')} written by hand. ` +
+    (unsure === 0
+      ? 'Every cell was read with confidence.'
+      : `${unsure} ${unsure === 1 ? 'cell is' : 'cells are'} doubtful, ringed on the photo: ` +
+        'check each below against the photo, correct it if need be, then load the puzzle.');
+  const list = byId('scan-unsure');
+  list.replaceChildren(...review.unsure.map(unsureItem));
+  byId('scan-panel').hidden = false;
+  byId('scan-panel').scrollIntoView({ block: 'nearest' });
+  byId('scan-load').focus();
+  say(`Photo read: ${unsure} doubtful ${unsure === 1 ? 'cell' : 'cells'} to check.`, 'success');
+}
+
+/** A doubtful cell of the review: its name, its digit and its kind, both changeable. */
+function unsureItem(cell) {
+  const name = `Row ${cell.row + 1}, col. ${cell.col + 1}`;
+  const item = document.createElement('li');
+  const label = document.createElement('span');
+  label.textContent = `${name} · ${Math.round(cell.confidence * 100)}% sure`;
+  const digit = choice(`${name}: digit`, [['0', 'empty'], ...Array.from({ length: 9 }, (_, i) => [String(i + 1), String(i + 1)])],
+    String(cell.value));
+  const kind = choice(`${name}: printed or by hand`, [['given', 'printed'], ['user', 'by hand']],
+    cell.origin === 'user' ? 'user' : 'given');
+  const update = () => {
+    review.correct(cell, Number(digit.value), kind.value);
+    kind.disabled = cell.value === 0;
+    const image = byId('scan-image');
+    review.draw(byId('scan-layer'), image.naturalWidth, image.naturalHeight);
+  };
+  kind.disabled = cell.value === 0;
+  digit.addEventListener('change', update);
+  kind.addEventListener('change', update);
+  item.append(label, digit, kind);
+  return item;
+}
+
+function choice(accessibleName, options, value) {
+  const select = document.createElement('select');
+  select.setAttribute('aria-label', accessibleName);
+  for (const [optionValue, text] of options) select.append(new Option(text, optionValue));
+  select.value = value;
+  return select;
+}
+
+/** Loads the reviewed reading: the printed digits as givens, the handwritten as the player's. */
+function loadReview() {
+  if (!review) return;
+  const { values, origins } = review.reading();
+  const givens = values.map((digit, index) => (origins[index] === 'given' ? digit : 0));
+  const solved = review.answer.solution?.solution;
+  // The server's solution is of the givens it read; a corrected given makes it another puzzle.
+  const sameGivens = typeof review.answer.board === 'string' &&
+    givens.every((digit, index) => digit === (Number(review.answer.board[index]) || 0));
+  const entries = origins.filter((origin) => origin === 'user').length;
+  closeReview();
+  loadPuzzle(values, 'Scanned puzzle', sameGivens ? readSolution(solved, 9) : null, null, origins);
+  say(`Scanned puzzle loaded: ${countGivens()} givens and ${entries} of your digits.`, 'success');
+  select(selected);
+}
+
+function closeReview() {
+  review = null;
+  if (reviewPhotoUrl) URL.revokeObjectURL(reviewPhotoUrl);
+  reviewPhotoUrl = null;
+  byId('scan-panel').hidden = true;
+  byId('scan-layer').replaceChildren();
+  byId('scan-image').removeAttribute('src');
 }
 
 function setPencilMode(on) {
@@ -1125,7 +1220,20 @@ function wire() {
   onPad(byId('pencil'), () => setPencilMode(!pencilMode));
   onPad(byId('undo'), undo);
 
-  for (const id of ['check', 'hint', 'solve', 'new', 'daily']) byId(id).dataset.callsApi = '';
+  for (const id of ['check', 'hint', 'solve', 'new', 'daily', 'scan']) byId(id).dataset.callsApi = '';
+  byId('scan').addEventListener('click', () => byId('scan-file').click());
+  byId('scan-file').addEventListener('change', async (event) => {
+    const [file] = event.target.files;
+    // Cleared, so that choosing the same photo again reads it again.
+    event.target.value = '';
+    if (file) await scanPhoto(file);
+  });
+  byId('scan-load').addEventListener('click', loadReview);
+  byId('scan-cancel').addEventListener('click', () => {
+    closeReview();
+    say('Scan put aside; the board is as it was.');
+    byId('scan').focus();
+  });
   byId('check').addEventListener('click', check);
   byId('hint').addEventListener('click', askHint);
   byId('solve').addEventListener('click', solve);

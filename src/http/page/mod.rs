@@ -21,9 +21,10 @@ use tower_http::compression::CompressionLayer;
 /// script, no inline style and no `style` attribute. Trusted Types turn every HTML and
 /// script sink into an error, so an injected string can never become markup or code; the
 /// one policy, `playground`, lets through a single script URL, the service worker's.
-/// `connect-src 'self'`: the page calls only the API that served it.
+/// `connect-src 'self'`: the page calls only the API that served it. `img-src blob:`: the
+/// photo under review after a scan is shown from the player's own file, never uploaded back.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
-    style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; \
+    style-src 'self'; img-src 'self' blob:; connect-src 'self'; manifest-src 'self'; \
     worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; \
     frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types playground";
 
@@ -48,13 +49,14 @@ const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 const MANIFEST: &str = "application/manifest+json";
 const SVG: &str = "image/svg+xml";
 
-const SOURCES: [Source; 9] = [
+const SOURCES: [Source; 10] = [
     source("/", HTML, include_bytes!("index.html")),
     source("/app.css", CSS, include_bytes!("app.css")),
     source("/app.js", JAVASCRIPT, include_bytes!("app.js")),
     source("/api.js", JAVASCRIPT, include_bytes!("api.js")),
     source("/board.js", JAVASCRIPT, include_bytes!("board.js")),
     source("/overlay.js", JAVASCRIPT, include_bytes!("overlay.js")),
+    source("/scan.js", JAVASCRIPT, include_bytes!("scan.js")),
     source("/sw.js", JAVASCRIPT, include_bytes!("sw.js")),
     source(
         "/manifest.webmanifest",

@@ -16,6 +16,7 @@ const ASSETS = [
   '/api.js',
   '/board.js',
   '/overlay.js',
+  '/scan.js',
   '/manifest.webmanifest',
   '/icon.svg',
 ];
