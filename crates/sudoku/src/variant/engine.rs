@@ -250,6 +250,15 @@ fn on_dirty_groups<T>(
     result
 }
 
+/// The bits set in a bit set, lowest first.
+fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(word, &bits)| {
+        std::iter::successors(Some(bits), |&left| Some(left & left.wrapping_sub(1)))
+            .take_while(|&left| left != 0)
+            .map(move |left| 64 * word + left.trailing_zeros() as usize)
+    })
+}
+
 /// Whether bit `i` of a bit set is set.
 fn has(bits: &[u64], i: usize) -> bool {
     bits[i / 64] & (1 << (i % 64)) != 0
@@ -611,25 +620,28 @@ impl<'a> Propagator<'a> {
         domains: &mut [u32],
         pending: &mut Pending,
     ) -> Result<(), Contradiction> {
-        for (_, cells) in self
-            .full_groups
-            .iter()
-            .enumerate()
-            .filter(|&(g, _)| has(dirty, g))
-        {
-            let (mut once, mut twice) = (0u32, 0u32);
-            for &cell in *cells {
-                twice |= once & domains[cell];
-                once |= domains[cell];
+        for g in members(dirty) {
+            let cells = self.full_groups[g];
+            let (mut once, mut twice, mut decided) = (0u32, 0u32, 0u32);
+            for &cell in cells {
+                let mask = domains[cell];
+                twice |= once & mask;
+                once |= mask;
+                decided |= if mask & mask.wrapping_sub(1) == 0 {
+                    mask
+                } else {
+                    0
+                };
             }
             if once != self.all {
                 return Err(Contradiction);
             }
-            let mut single = once & !twice;
+            // The digits of decided cells are in place already.
+            let mut single = once & !twice & !decided;
             if single == 0 {
                 continue;
             }
-            for &cell in *cells {
+            for &cell in cells {
                 let here = domains[cell] & single;
                 if here == 0 {
                     continue;
@@ -661,11 +673,9 @@ impl<'a> Propagator<'a> {
             |dirty, pending| {
                 let mut pruned = false;
                 let size = self.puzzle.size;
-                for (g, cells) in self.full_groups.iter().enumerate() {
-                    if has(dirty, g) {
-                        let mates = &mut mates[g * size..(g + 1) * size];
-                        pruned |= all_different(cells, domains, pending, mates)?;
-                    }
+                for g in members(dirty) {
+                    let mates = &mut mates[g * size..(g + 1) * size];
+                    pruned |= all_different(self.full_groups[g], domains, pending, mates)?;
                 }
                 Ok(pruned)
             },
