@@ -505,22 +505,34 @@ impl<'a> Propagator<'a> {
         // kept per cell), then the one that sees the most open cells, since placing it
         // narrows the most. The failures took the generated 16x16 set from 5,552 guesses to
         // 3,120 (BENCHMARKS.md).
-        let mut best: Option<(u32, (u32, usize), usize)> = None;
-        for (cell, &mask) in domains.iter().enumerate() {
-            let count = mask.count_ones();
-            if count < 2 || best.is_some_and(|(least, _, _)| count > least) {
-                continue;
-            }
-            let open = self.puzzle.peers[cell]
+        let open_peers = |cell: usize| {
+            self.puzzle.peers[cell]
                 .iter()
                 .filter(|&&peer| !domains[peer].is_power_of_two())
-                .count();
-            let rank = (failures[cell], open);
-            if best.is_none_or(|(least, most, _)| count < least || rank > most) {
-                best = Some((count, rank, cell));
+                .count()
+        };
+        // The open peers are counted only to break a tie, and kept once counted.
+        let mut best: Option<(u32, u32, Option<usize>, usize)> = None;
+        for (cell, &mask) in domains.iter().enumerate() {
+            let count = mask.count_ones();
+            if count < 2 {
+                continue;
+            }
+            let failed = failures[cell];
+            match &mut best {
+                Some((least, most, theirs, chosen)) if count == *least && failed == *most => {
+                    let theirs = *theirs.get_or_insert_with(|| open_peers(*chosen));
+                    let ours = open_peers(cell);
+                    if ours > theirs {
+                        best = Some((count, failed, Some(ours), cell));
+                    }
+                }
+                Some((least, most, _, _))
+                    if count > *least || (count == *least && failed < *most) => {}
+                _ => best = Some((count, failed, None, cell)),
             }
         }
-        let (least, _, cell) = best?;
+        let (least, _, _, cell) = best?;
         if least > 2 {
             for cells in &self.full_groups {
                 let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
