@@ -250,6 +250,15 @@ fn on_dirty_groups<T>(
     result
 }
 
+/// The bits set in a bit set, lowest first.
+fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(word, &bits)| {
+        std::iter::successors(Some(bits), |&left| Some(left & left.wrapping_sub(1)))
+            .take_while(|&left| left != 0)
+            .map(move |left| 64 * word + left.trailing_zeros() as usize)
+    })
+}
+
 /// Whether bit `i` of a bit set is set.
 fn has(bits: &[u64], i: usize) -> bool {
     bits[i / 64] & (1 << (i % 64)) != 0
@@ -291,6 +300,9 @@ struct Search<'a> {
     /// For each cage, a signature of its candidates when its combinations last found
     /// nothing to remove there: unchanged, they are not worked out again.
     settled: Vec<u64>,
+    /// For each full group, the digit each of its cells had in the group's last perfect
+    /// matching (its cells in order, `size` a group): the next matching starts from it.
+    mates: Vec<u8>,
     guesses: u64,
     budget: u64,
     limit: usize,
@@ -309,6 +321,7 @@ impl<'a> Search<'a> {
             pending: Pending::new(rules.puzzle.allowed.len(), rules.group_words),
             failures: vec![0; rules.puzzle.allowed.len()],
             settled: vec![0; rules.puzzle.cages.len()],
+            mates: vec![0; rules.full_groups.len() * rules.puzzle.size],
             shuffle: 0,
             guesses: 0,
             budget,
@@ -344,7 +357,12 @@ impl<'a> Search<'a> {
         }
         let ok = self
             .rules
-            .propagate(&mut domains, &mut self.pending, &mut self.settled)
+            .propagate(
+                &mut domains,
+                &mut self.pending,
+                &mut self.settled,
+                &mut self.mates,
+            )
             .is_ok();
         self.frames.push(domains);
         ok
@@ -411,7 +429,7 @@ impl<'a> Search<'a> {
             self.pending.changed(cell, domain);
             if self
                 .rules
-                .propagate(next, &mut self.pending, &mut self.settled)
+                .propagate(next, &mut self.pending, &mut self.settled, &mut self.mates)
                 .is_ok()
             {
                 self.run(depth + 1)?;
@@ -487,22 +505,34 @@ impl<'a> Propagator<'a> {
         // kept per cell), then the one that sees the most open cells, since placing it
         // narrows the most. The failures took the generated 16x16 set from 5,552 guesses to
         // 3,120 (BENCHMARKS.md).
-        let mut best: Option<(u32, (u32, usize), usize)> = None;
-        for (cell, &mask) in domains.iter().enumerate() {
-            let count = mask.count_ones();
-            if count < 2 || best.is_some_and(|(least, _, _)| count > least) {
-                continue;
-            }
-            let open = self.puzzle.peers[cell]
+        let open_peers = |cell: usize| {
+            self.puzzle.peers[cell]
                 .iter()
                 .filter(|&&peer| !domains[peer].is_power_of_two())
-                .count();
-            let rank = (failures[cell], open);
-            if best.is_none_or(|(least, most, _)| count < least || rank > most) {
-                best = Some((count, rank, cell));
+                .count()
+        };
+        // The open peers are counted only to break a tie, and kept once counted.
+        let mut best: Option<(u32, u32, Option<usize>, usize)> = None;
+        for (cell, &mask) in domains.iter().enumerate() {
+            let count = mask.count_ones();
+            if count < 2 {
+                continue;
+            }
+            let failed = failures[cell];
+            match &mut best {
+                Some((least, most, theirs, chosen)) if count == *least && failed == *most => {
+                    let theirs = *theirs.get_or_insert_with(|| open_peers(*chosen));
+                    let ours = open_peers(cell);
+                    if ours > theirs {
+                        best = Some((count, failed, Some(ours), cell));
+                    }
+                }
+                Some((least, most, _, _))
+                    if count > *least || (count == *least && failed < *most) => {}
+                _ => best = Some((count, failed, None, cell)),
             }
         }
-        let (least, _, cell) = best?;
+        let (least, _, _, cell) = best?;
         if least > 2 {
             for cells in &self.full_groups {
                 let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
@@ -537,6 +567,7 @@ impl<'a> Propagator<'a> {
         domains: &mut [u32],
         pending: &mut Pending,
         settled: &mut [u64],
+        mates: &mut [u8],
     ) -> Result<(), Contradiction> {
         loop {
             while let Some(cell) = pending.fixed.pop() {
@@ -574,7 +605,7 @@ impl<'a> Propagator<'a> {
                 continue;
             }
             pending.collect(&self.groups_of);
-            let pruned = self.all_different(domains, pending)?;
+            let pruned = self.all_different(domains, pending, mates)?;
             if !pruned {
                 return Ok(());
             }
@@ -601,25 +632,28 @@ impl<'a> Propagator<'a> {
         domains: &mut [u32],
         pending: &mut Pending,
     ) -> Result<(), Contradiction> {
-        for (_, cells) in self
-            .full_groups
-            .iter()
-            .enumerate()
-            .filter(|&(g, _)| has(dirty, g))
-        {
-            let (mut once, mut twice) = (0u32, 0u32);
-            for &cell in *cells {
-                twice |= once & domains[cell];
-                once |= domains[cell];
+        for g in members(dirty) {
+            let cells = self.full_groups[g];
+            let (mut once, mut twice, mut decided) = (0u32, 0u32, 0u32);
+            for &cell in cells {
+                let mask = domains[cell];
+                twice |= once & mask;
+                once |= mask;
+                decided |= if mask & mask.wrapping_sub(1) == 0 {
+                    mask
+                } else {
+                    0
+                };
             }
             if once != self.all {
                 return Err(Contradiction);
             }
-            let mut single = once & !twice;
+            // The digits of decided cells are in place already.
+            let mut single = once & !twice & !decided;
             if single == 0 {
                 continue;
             }
-            for &cell in *cells {
+            for &cell in cells {
                 let here = domains[cell] & single;
                 if here == 0 {
                     continue;
@@ -643,16 +677,17 @@ impl<'a> Propagator<'a> {
         &self,
         domains: &mut [u32],
         pending: &mut Pending,
+        mates: &mut [u8],
     ) -> Result<bool, Contradiction> {
         on_dirty_groups(
             pending,
             |p| &mut p.for_matching,
             |dirty, pending| {
                 let mut pruned = false;
-                for (g, cells) in self.full_groups.iter().enumerate() {
-                    if has(dirty, g) {
-                        pruned |= all_different(cells, domains, pending)?;
-                    }
+                let size = self.puzzle.size;
+                for g in members(dirty) {
+                    let mates = &mut mates[g * size..(g + 1) * size];
+                    pruned |= all_different(self.full_groups[g], domains, pending, mates)?;
                 }
                 Ok(pruned)
             },
@@ -711,25 +746,27 @@ impl<'a> Propagator<'a> {
 /// (Régin's filtering): a perfect matching of cells to digits is found by augmenting paths,
 /// and a candidate survives only if some perfect matching uses it, which holds when its cell
 /// and the cell its digit is matched to lie on one cycle of the "can take the digit of"
-/// graph (one strongly connected component, found by Tarjan's algorithm). It sees every
-/// naked and hidden subset of the group at once. Whether anything was removed.
+/// graph (one strongly connected component). It sees every naked and hidden subset of the
+/// group at once. `mates` holds the digit of each cell in the group's last matching, which
+/// this one starts from and replaces. Whether anything was removed.
 fn all_different(
     cells: &[usize],
     domains: &mut [u32],
     pending: &mut Pending,
+    mates: &mut [u8],
 ) -> Result<bool, Contradiction> {
     // Decided cells are matched to their own digits already: only the open cells and the
     // digits left to them make the graph, which mid-search is half the group or less.
     let (mut decided, mut decided_cells) = (0u32, 0u32);
-    let mut open = [0usize; 32];
+    let mut open = [0u8; 32];
     let mut open_count = 0;
-    for &cell in cells {
+    for (place, &cell) in cells.iter().enumerate() {
         let mask = domains[cell];
         if mask.is_power_of_two() {
             decided |= mask;
             decided_cells += 1;
         } else {
-            open[open_count] = cell;
+            open[open_count] = place as u8;
             open_count += 1;
         }
     }
@@ -740,21 +777,45 @@ fn all_different(
         return Ok(false);
     }
     let open = &open[..open_count];
-    let mut graph = CellGraph::of(open.iter().map(|&cell| domains[cell] & !decided));
+    let mut graph = CellGraph::of(
+        open.iter()
+            .map(|&place| domains[cells[usize::from(place)]] & !decided),
+    );
+    // The last matching still holds wherever its digit is still a candidate (always at the
+    // nodes above the one that made it, whose candidates are more): only the rest is searched.
+    for (i, &place) in open.iter().enumerate() {
+        graph.keep(i, mates[usize::from(place)]);
+    }
     if !graph.matches_every_cell() {
         return Err(Contradiction);
     }
-    let components = graph.components();
-    // A candidate is kept when the cell holding its digit in the matching lies in the
-    // same component: the digits matched within each component.
-    let mut digits_of_component = [0u32; 32];
-    for (i, &component) in components.iter().enumerate().take(open_count) {
-        digits_of_component[usize::from(component)] |= graph.digit_of[i];
+    for (i, &place) in open.iter().enumerate() {
+        mates[usize::from(place)] = graph.digit_of[i].trailing_zeros() as u8;
     }
     let mut pruned = false;
-    for (i, &cell) in open.iter().enumerate() {
-        let keep = graph.candidates[i] & digits_of_component[usize::from(components[i])];
-        pruned |= narrow(domains, cell, keep, pending)?;
+    let places = graph.places();
+    let mut left = graph.everyone();
+    while left != 0 {
+        let component = graph.component_of(left.trailing_zeros() as usize, left, &places);
+        left &= !component;
+        // A candidate is kept when the cell holding its digit in the matching lies in the
+        // same component: the digits matched within it.
+        let mut digits = 0u32;
+        let mut members = component;
+        while members != 0 {
+            digits |= graph.digit_of[members.trailing_zeros() as usize];
+            members &= members - 1;
+        }
+        if component == graph.everyone() {
+            break;
+        }
+        let mut members = component;
+        while members != 0 {
+            let i = members.trailing_zeros() as usize;
+            members &= members - 1;
+            let keep = graph.candidates[i] & digits;
+            pruned |= narrow(domains, cells[usize::from(open[i])], keep, pending)?;
+        }
     }
     Ok(pruned)
 }
@@ -798,6 +859,8 @@ struct CellGraph {
     holder: [u8; 32],
     /// The digit (bit) each cell is matched to.
     digit_of: [u32; 32],
+    /// The digits matched so far (bits).
+    taken: u32,
     n: usize,
 }
 
@@ -808,6 +871,7 @@ impl CellGraph {
             candidates: [0; 32],
             holder: [u8::MAX; 32],
             digit_of: [0; 32],
+            taken: 0,
             n: 0,
         };
         for (slot, mask) in graph.candidates.iter_mut().zip(candidates) {
@@ -817,22 +881,47 @@ impl CellGraph {
         graph
     }
 
-    /// Whether every cell gets a digit of its own (a perfect matching, by augmenting paths).
+    /// Every cell, as a bit set.
+    fn everyone(&self) -> u32 {
+        ((1u64 << self.n) - 1) as u32
+    }
+
+    /// Matches cell `i` to `digit` if that is one of its candidates and still free.
+    fn keep(&mut self, i: usize, digit: u8) {
+        let bit = 1u32 << (digit & 31);
+        if self.candidates[i] & bit != 0 && self.taken & bit == 0 {
+            self.holder[usize::from(digit)] = i as u8;
+            self.digit_of[i] = bit;
+            self.taken |= bit;
+        }
+    }
+
+    /// Whether every cell gets a digit of its own (a perfect matching, by augmenting paths
+    /// from the cells not matched yet).
     fn matches_every_cell(&mut self) -> bool {
-        (0..self.n).all(|i| self.augment(i, &mut 0))
+        (0..self.n).all(|i| self.digit_of[i] != 0 || self.augment(i, &mut 0))
     }
 
     /// Matches cell `i`, moving other cells along an augmenting path; `tried` holds the
     /// digits already visited on this search.
     fn augment(&mut self, i: usize, tried: &mut u32) -> bool {
-        let mut options = self.candidates[i] & !*tried;
+        let options = self.candidates[i] & !*tried;
+        // A free digit ends the path at once.
+        let free = options & !self.taken;
+        if free != 0 {
+            let bit = free & free.wrapping_neg();
+            self.holder[bit.trailing_zeros() as usize] = i as u8;
+            self.digit_of[i] = bit;
+            self.taken |= bit;
+            return true;
+        }
+        *tried |= options;
+        let mut options = options;
         while options != 0 {
             let bit = options & options.wrapping_neg();
             options &= !bit;
-            *tried |= bit;
             let digit = bit.trailing_zeros() as usize;
-            let holder = self.holder[digit];
-            if holder == u8::MAX || self.augment(usize::from(holder), tried) {
+            if self.augment(usize::from(self.holder[digit]), tried) {
                 self.holder[digit] = i as u8;
                 self.digit_of[i] = bit;
                 return true;
@@ -853,69 +942,44 @@ impl CellGraph {
         next
     }
 
-    /// The strongly connected component of each cell (Tarjan's algorithm).
-    fn components(&self) -> [u8; 32] {
-        let mut tarjan = Tarjan {
-            index: [u8::MAX; 32],
-            low: [0; 32],
-            component: [0; 32],
-            stack: [0; 32],
-            stack_len: 0,
-            on_stack: 0,
-            next_index: 0,
-            next_component: 0,
-        };
-        for i in 0..self.n {
-            if tarjan.index[i] == u8::MAX {
-                tarjan.visit(self, i);
+    /// For each digit, the cells having it as a candidate (bits): the cells that can hand
+    /// their place to the one matched to it.
+    fn places(&self) -> [u32; 32] {
+        let mut places = [0u32; 32];
+        for (i, &candidates) in self.candidates[..self.n].iter().enumerate() {
+            let mut options = candidates;
+            while options != 0 {
+                places[options.trailing_zeros() as usize] |= 1 << i;
+                options &= options - 1;
             }
         }
-        tarjan.component
+        places
     }
-}
 
-struct Tarjan {
-    index: [u8; 32],
-    low: [u8; 32],
-    component: [u8; 32],
-    stack: [u8; 32],
-    stack_len: usize,
-    on_stack: u32,
-    next_index: u8,
-    next_component: u8,
-}
-
-impl Tarjan {
-    fn visit(&mut self, graph: &CellGraph, i: usize) {
-        self.index[i] = self.next_index;
-        self.low[i] = self.next_index;
-        self.next_index += 1;
-        self.stack[self.stack_len] = i as u8;
-        self.stack_len += 1;
-        self.on_stack |= 1 << i;
-        let mut next = graph.successors(i);
-        while next != 0 {
-            let j = next.trailing_zeros() as usize;
-            next &= next - 1;
-            if self.index[j] == u8::MAX {
-                self.visit(graph, j);
-                self.low[i] = self.low[i].min(self.low[j]);
-            } else if self.on_stack & (1 << j) != 0 {
-                self.low[i] = self.low[i].min(self.index[j]);
-            }
-        }
-        if self.low[i] == self.index[i] {
-            while self.stack_len > 0 {
-                self.stack_len -= 1;
-                let j = self.stack[self.stack_len];
-                self.on_stack &= !(1 << j);
-                self.component[usize::from(j)] = self.next_component;
-                if usize::from(j) == i {
-                    break;
+    /// The strongly connected component of cell `i` among the cells `within` (whole
+    /// components, `i`'s among them): the cells it reaches that reach it; `places` as
+    /// [`CellGraph::places`] gives them.
+    fn component_of(&self, i: usize, within: u32, places: &[u32; 32]) -> u32 {
+        let reach = |step: &dyn Fn(usize) -> u32| {
+            let mut seen = 1u32 << i;
+            let mut frontier = seen;
+            while frontier != 0 {
+                let mut next = 0;
+                while frontier != 0 {
+                    next |= step(frontier.trailing_zeros() as usize);
+                    frontier &= frontier - 1;
                 }
+                frontier = next & within & !seen;
+                seen |= frontier;
             }
-            self.next_component += 1;
+            seen
+        };
+        let forward = reach(&|j| self.successors(j));
+        if forward == 1 << i {
+            return forward;
         }
+        let digit = |j: usize| self.digit_of[j].trailing_zeros() as usize;
+        forward & reach(&|j| places[digit(j)])
     }
 }
 
