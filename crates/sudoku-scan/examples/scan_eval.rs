@@ -15,14 +15,18 @@ use std::time::Instant;
 use sudoku_scan::{CellNet, Kind, Limits, Scanner};
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let scanner = match args.next().filter(|arg| arg.ends_with(".safetensors")) {
-        Some(path) => {
-            Scanner::with_net(CellNet::from_safetensors(&std::fs::read(path).unwrap()).unwrap())
-        }
-        None => Scanner::new(),
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // The model is optional: a first argument that is no model file is already a split.
+    let scanner = if args
+        .first()
+        .is_some_and(|arg| arg.ends_with(".safetensors"))
+    {
+        let path = args.remove(0);
+        Scanner::with_net(CellNet::from_safetensors(&std::fs::read(path).unwrap()).unwrap())
+    } else {
+        Scanner::new()
     };
-    let mut splits: Vec<String> = args.collect();
+    let mut splits = args;
     if splits.is_empty() {
         splits = ["v2_train", "v2_test", "v2_mixed_train", "v2_mixed_test"]
             .map(String::from)

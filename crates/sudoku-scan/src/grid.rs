@@ -1,6 +1,7 @@
 use image::GrayImage;
 use imageproc::contours::{BorderType, find_contours};
 use imageproc::distance_transform::Norm;
+use imageproc::geometric_transformations::Projection;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
 use imageproc::integral_image::{integral_image, sum_image_pixels};
 use imageproc::morphology::dilate;
@@ -14,13 +15,17 @@ pub type Corners = [(f32, f32); 4];
 /// How much darker than its neighbourhood's mean a pixel must be to count as ink.
 const INK_CONTRAST: u32 = 8;
 
+/// Points sampled along each line of a 9x9 grid to see whether an outline is ruled like one.
+const SAMPLES: usize = 90;
+
 /// The smallest share of the image a grid may cover.
 const MIN_GRID_SHARE: f64 = 0.03;
 
 /// Finds the Sudoku grid: the ink is separated from the paper by a threshold that follows
 /// the local brightness (shadows), the outer contours of the ink are traced, and the grid
-/// is the largest one whose convex hull is a plausible quadrilateral and that encloses
-/// cells (holes). When the hull is no clean quadrilateral (a broken or missing border), its
+/// is among those whose convex hull is a plausible quadrilateral and that enclose cells
+/// (holes): the one ruled most like a grid among the large ones ruled like one, else the
+/// largest. When the hull is no clean quadrilateral (a broken or missing border), its
 /// extreme points along the diagonals stand for the corners. When no contour qualifies, the
 /// ink is thickened by a pixel and looked at again: in a blurred photo the thin lines break
 /// up, and the cells run into each other until they are joined.
@@ -51,7 +56,7 @@ fn grid_in(ink: &GrayImage) -> Option<Corners> {
         }
     }
     let image_area = f64::from(width) * f64::from(height);
-    let mut best: Option<(f64, Corners)> = None;
+    let mut candidates: Vec<(f64, Corners)> = Vec::new();
     for (index, contour) in contours.iter().enumerate() {
         if contour.border_type != BorderType::Outer || contour.points.len() < 40 {
             continue;
@@ -78,11 +83,66 @@ fn grid_in(ink: &GrayImage) -> Option<Corners> {
         else {
             continue;
         };
-        if best.as_ref().is_none_or(|(best_area, _)| area > *best_area) {
-            best = Some((area, corners));
-        }
+        candidates.push((area, corners));
     }
-    best.map(|(_, corners)| corners)
+    // A page's edge seen against a dark table can outdo the grid in size, but its inside is
+    // not ruled in ninths: of the outlines ruled like a grid and near the largest of those
+    // in size (a small ruled box elsewhere on the page is no rival), the one whose lines
+    // carry the most ink. Without any ruled one, the largest.
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let ruled: Vec<(f64, f32, Corners)> = candidates
+        .iter()
+        .filter_map(|&(area, corners)| ruling(ink, &corners).map(|on| (area, on, corners)))
+        .collect();
+    let rival_area = ruled.first().map_or(0.0, |(area, _, _)| 0.5 * area);
+    ruled
+        .iter()
+        .filter(|(area, _, _)| *area >= rival_area)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(_, _, corners)| *corners)
+        .or(candidates.first().map(|(_, corners)| *corners))
+}
+
+/// Whether the ink inside `corners` lies along the ten lines each way of a 9x9 grid, seen
+/// through the perspective of the corners: enough of the points sampled on those lines touch
+/// ink, and clearly more than points halfway between them, where only digits are. The share
+/// on the lines when it does.
+fn ruling(ink: &GrayImage, corners: &Corners) -> Option<f32> {
+    let unit = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+    let projection = Projection::from_control_points(unit, *corners)?;
+    let (width, height) = ink.dimensions();
+    // Ink within a pixel of the point: lines are thin, and the corners a pixel or two off.
+    let inked = |(x, y): (f32, f32)| {
+        let (x, y) = (x.round() as i64, y.round() as i64);
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let (px, py) = (x + dx, y + dy);
+                px >= 0
+                    && py >= 0
+                    && px < i64::from(width)
+                    && py < i64::from(height)
+                    && ink.get_pixel(px as u32, py as u32)[0] > 0
+            })
+        })
+    };
+    let share_on = |offset: f32| {
+        let mut hits = 0;
+        for line in 0..10 {
+            let across = (line as f32 + offset) / 9.0;
+            if across > 1.0 {
+                continue;
+            }
+            for step in 0..SAMPLES {
+                let along = (step as f32 + 0.5) / SAMPLES as f32;
+                hits += usize::from(inked(projection * (along, across)));
+                hits += usize::from(inked(projection * (across, along)));
+            }
+        }
+        let lines = if offset == 0.0 { 10 } else { 9 };
+        hits as f32 / (2 * lines * SAMPLES) as f32
+    };
+    let on_lines = share_on(0.0);
+    (on_lines >= 0.4 && on_lines >= 1.8 * share_on(0.5)).then_some(on_lines)
 }
 
 /// Ink is 255, paper 0: a pixel darker than the mean of its neighbourhood by a margin.
@@ -226,6 +286,15 @@ mod tests {
             extreme_points(&hull),
             [(10.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)]
         );
+    }
+
+    #[test]
+    fn a_grid_is_ruled_in_ninths_and_an_outline_half_a_cell_off_is_not() {
+        let ink = ink_mask(&drawn_grid());
+        let grid = [(40.0, 30.0), (401.0, 30.0), (401.0, 391.0), (40.0, 391.0)];
+        assert!(ruling(&ink, &grid).is_some_and(|on| on > 0.9));
+        let off = grid.map(|(x, y)| (x + 20.0, y + 20.0));
+        assert_eq!(ruling(&ink, &off), None);
     }
 
     #[test]
