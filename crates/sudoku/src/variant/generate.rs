@@ -232,7 +232,7 @@ fn clues_until_unique(
         if !keep_going() {
             return Err(VariantGenerateError::Stopped);
         }
-        let counted = counter.count(&clues, 2, budget);
+        let counted = counter.count(&clues, 2, budget, false);
         let other = match counted {
             Ok(count) if count.solutions == 1 => return Ok(clues),
             Ok(count) => count.first,
