@@ -91,6 +91,6 @@ mod tests {
             assert_eq!(built.get_long_about(), None, "{}", listed.get_name());
             seen += 1;
         }
-        assert_eq!(seen, 6);
+        assert_eq!(seen, 7);
     }
 }
