@@ -5,7 +5,8 @@
 //! right when all 81 digits are; and each cell's kind (printed given or handwritten entry)
 //! is checked against the v2 twin's givens.
 //!
-//! Usage: `cargo run --release -p sudoku-scan --example scan_eval [-- MODEL.safetensors [SPLIT...]]`
+//! Usage: `cargo run --release -p sudoku-scan --example scan_eval [-- [MODEL.safetensors] [SPLIT...]]`
+//! (a training split's held-out part: `v2_train/held`, `v2_mixed_train/held`)
 
 #[path = "common/dataset.rs"]
 mod dataset;
@@ -15,8 +16,10 @@ use std::time::Instant;
 use sudoku_scan::{CellNet, Kind, Limits, Scanner};
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let scanner = match args.next().filter(|arg| arg.ends_with(".safetensors")) {
+    let mut args = std::env::args().skip(1).peekable();
+    // The model is optional: a first argument that is no model is a split (it used to be
+    // dropped, and every split scanned).
+    let scanner = match args.next_if(|arg| arg.ends_with(".safetensors")) {
         Some(path) => {
             Scanner::with_net(CellNet::from_safetensors(&std::fs::read(path).unwrap()).unwrap())
         }
