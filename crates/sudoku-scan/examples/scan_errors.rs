@@ -34,6 +34,7 @@ fn main() {
         "training splits only"
     );
     let mut causes: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut causes_fine: BTreeMap<&str, usize> = BTreeMap::new();
     let mut confusion = [[0_usize; CLASSES]; CLASSES];
     let mut per_photo = Vec::new();
     let (mut label_clashes, mut no_grid) = (0, 0);
@@ -64,6 +65,7 @@ fn main() {
         let probabilities = net.classify(&cell_inputs(&warped));
         let board = read_board(&probabilities);
         let mut wrong = 0;
+        let mut here: BTreeMap<&str, usize> = BTreeMap::new();
         for cell in 0..81 {
             let first = (0..CLASSES)
                 .max_by(|&a, &b| probabilities[cell][a].total_cmp(&probabilities[cell][b]))
@@ -94,16 +96,23 @@ fn main() {
                 if !cause.starts_with("kind only") {
                     wrong += 1;
                 }
-                *causes.entry(cause).or_default() += 1;
+                *here.entry(cause).or_default() += 1;
                 if net_right {
-                    *causes
+                    *here
                         .entry("  (of those, the network's first choice was right)")
                         .or_default() += 1;
                 }
             } else if !net_right {
-                *causes
+                *here
                     .entry("network wrong, put right by the rules")
                     .or_default() += 1;
+            }
+        }
+        // The causes in all photos, and apart in those read mostly right (a grid cut well).
+        for (cause, count) in here {
+            *causes.entry(cause).or_default() += count;
+            if wrong < 20 {
+                *causes_fine.entry(cause).or_default() += count;
             }
         }
         // SCAN_ERRORS_DUMP=DIR: the warped grid of each photo with many errors, to look at.
@@ -118,8 +127,10 @@ fn main() {
         "{split}: {} photos, {no_grid} without a grid, {label_clashes} given cells whose digit differs from the twin's",
         per_photo.len()
     );
+    println!(" all photos | photos with fewer than 20 wrong");
     for (cause, count) in &causes {
-        println!("{count:6}  {cause}");
+        let fine = causes_fine.get(cause).copied().unwrap_or(0);
+        println!("{count:6} {fine:6}  {cause}");
     }
     per_photo.sort_by(|a, b| b.cmp(a));
     let wrong: usize = per_photo.iter().map(|(w, _)| w).sum();
