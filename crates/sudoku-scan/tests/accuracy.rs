@@ -46,5 +46,5 @@ fn the_mixed_test_split_reads_as_pinned() {
     assert_eq!(measure("v2_mixed_test"), PINNED_MIXED_TEST);
 }
 
-const PINNED_V2_TEST: (usize, usize, usize, usize) = (40, 38, 36, 3202);
-const PINNED_MIXED_TEST: (usize, usize, usize, usize) = (40, 24, 166, 3082);
+const PINNED_V2_TEST: (usize, usize, usize, usize) = (40, 37, 41, 3195);
+const PINNED_MIXED_TEST: (usize, usize, usize, usize) = (40, 30, 119, 3145);
