@@ -5,7 +5,8 @@
 //! right when all 81 digits are; and each cell's kind (printed given or handwritten entry)
 //! is checked against the v2 twin's givens.
 //!
-//! Usage: `cargo run --release -p sudoku-scan --example scan_eval [-- MODEL.safetensors [SPLIT...]]`
+//! Usage: `cargo run --release -p sudoku-scan --example scan_eval [-- [MODEL.safetensors] [SPLIT...]]`
+//! (a training split's held-out part: `v2_train/held`, `v2_mixed_train/held`)
 
 #[path = "common/dataset.rs"]
 mod dataset;
@@ -15,18 +16,16 @@ use std::time::Instant;
 use sudoku_scan::{CellNet, Kind, Limits, Scanner};
 
 fn main() {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    // The model is optional: a first argument that is no model file is already a split.
-    let scanner = if args
-        .first()
-        .is_some_and(|arg| arg.ends_with(".safetensors"))
-    {
-        let path = args.remove(0);
-        Scanner::with_net(CellNet::from_safetensors(&std::fs::read(path).unwrap()).unwrap())
-    } else {
-        Scanner::new()
+    let mut args = std::env::args().skip(1).peekable();
+    // The model is optional: a first argument that is no model is a split (it used to be
+    // dropped, and every split scanned).
+    let scanner = match args.next_if(|arg| arg.ends_with(".safetensors")) {
+        Some(path) => {
+            Scanner::with_net(CellNet::from_safetensors(&std::fs::read(path).unwrap()).unwrap())
+        }
+        None => Scanner::new(),
     };
-    let mut splits = args;
+    let mut splits: Vec<String> = args.collect();
     if splits.is_empty() {
         splits = ["v2_train", "v2_test", "v2_mixed_train", "v2_mixed_test"]
             .map(String::from)

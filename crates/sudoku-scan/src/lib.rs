@@ -16,7 +16,7 @@ mod warp;
 pub use decode::{Limits, decode};
 pub use error::ScanError;
 pub use grid::{Corners, find_grid};
-pub use model::{CELL_SIDE, CLASSES, CellNet, Class};
+pub use model::{CELL_SIDE, CLASSES, CellNet, Class, WIDTH};
 pub use reading::{Cell, Kind, read_board};
 pub use warp::{cell_inputs, warp_grid, working_image};
 

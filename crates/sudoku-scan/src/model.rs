@@ -2,7 +2,9 @@
 //!
 //! Three 3x3 convolutions (8, 16, 32 channels), each followed by a `ReLU` and a 2x2 max
 //! pool, take the 32x32 cell down to 32 maps of 4x4; a hidden layer of 64 units and an
-//! output of [`CLASSES`] scores follow. About 40,000 weights, 160 KB as f32.
+//! output of [`CLASSES`] scores follow. About 40,000 weights, 160 KB as f32. The width is a
+//! parameter ([`CellNet::with_width`]) so that wider networks can be trained and measured;
+//! a width of 12 was, and read worse (`model/README.md`).
 
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Conv2d, Conv2dConfig, Linear, VarBuilder, conv2d, linear};
@@ -52,6 +54,9 @@ pub struct CellNet {
     output: Linear,
 }
 
+/// The channels of the first convolution of the committed network.
+pub const WIDTH: usize = 8;
+
 /// The committed weights, made by `scripts/train/train.sh`.
 static COMMITTED: &[u8] = include_bytes!("../model/cells.safetensors");
 
@@ -61,18 +66,27 @@ impl CellNet {
     /// # Errors
     /// A weight missing or of the wrong shape.
     pub fn new(weights: &VarBuilder) -> candle_core::Result<Self> {
+        Self::with_width(weights, WIDTH)
+    }
+
+    /// A network whose convolutions have `width`, twice and four times `width` channels and
+    /// whose hidden layer has eight times `width` units (the committed one: [`WIDTH`]).
+    ///
+    /// # Errors
+    /// A weight missing or of the wrong shape.
+    pub fn with_width(weights: &VarBuilder, width: usize) -> candle_core::Result<Self> {
         let config = Conv2dConfig {
             padding: 1,
             ..Conv2dConfig::default()
         };
         Ok(Self {
             layers: [
-                conv2d(1, 8, 3, config, weights.pp("conv1"))?,
-                conv2d(8, 16, 3, config, weights.pp("conv2"))?,
-                conv2d(16, 32, 3, config, weights.pp("conv3"))?,
+                conv2d(1, width, 3, config, weights.pp("conv1"))?,
+                conv2d(width, 2 * width, 3, config, weights.pp("conv2"))?,
+                conv2d(2 * width, 4 * width, 3, config, weights.pp("conv3"))?,
             ],
-            hidden: linear(32 * 4 * 4, 64, weights.pp("hidden"))?,
-            output: linear(64, CLASSES, weights.pp("output"))?,
+            hidden: linear(4 * width * 4 * 4, 8 * width, weights.pp("hidden"))?,
+            output: linear(8 * width, CLASSES, weights.pp("output"))?,
         })
     }
 
@@ -89,8 +103,14 @@ impl CellNet {
     /// # Errors
     /// A weight missing or of the wrong shape, or bytes that are no safetensors file.
     pub fn from_safetensors(bytes: &[u8]) -> candle_core::Result<Self> {
-        let weights = VarBuilder::from_slice_safetensors(bytes, DType::F32, &Device::Cpu)?;
-        Self::new(&weights)
+        // The width is read from the first convolution, so that a model of another width
+        // (an earlier one, to compare) loads too.
+        let tensors = candle_core::safetensors::load_buffer(bytes, &Device::Cpu)?;
+        let width = tensors
+            .get("conv1.weight")
+            .map_or(WIDTH, |weight| weight.dims()[0]);
+        let weights = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+        Self::with_width(&weights, width)
     }
 
     /// The class scores (logits) of a batch shaped `[n, 1, 32, 32]`.

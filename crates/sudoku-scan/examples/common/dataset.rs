@@ -41,12 +41,35 @@ pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/photos")
 }
 
-/// The photos of one split: `v2_train`, `v2_test`, `v2_mixed_train` or `v2_mixed_test`.
+/// One photo in this many of a training split is held out when comparing training options
+/// (`v2_train/held`, `v2_mixed_train/held`; the training leaves them out under `SCAN_HOLDOUT`).
+pub(crate) const HOLDOUT_EVERY: usize = 5;
+
+/// Whether the photo at this place in its split's list is one of the held-out ones.
+pub(crate) fn held_out(index: usize) -> bool {
+    index % HOLDOUT_EVERY == HOLDOUT_EVERY - 1
+}
+
+/// The photos of one split: `v2_train`, `v2_test`, `v2_mixed_train` or `v2_mixed_test`; a
+/// training split's held-out part as `v2_train/held` or `v2_mixed_train/held` (32 photos), the
+/// rest as `v2_train/kept`.
 pub(crate) fn split(root: &Path, name: &str) -> Vec<Photo> {
-    let list = fs::read_to_string(root.join("datasets").join(format!("{name}.desc")))
-        .unwrap_or_else(|error| panic!("the split {name}: {error}"));
+    let (file, part) = name.split_once('/').unwrap_or((name, ""));
+    assert!(
+        part.is_empty() || file.ends_with("_train"),
+        "only a training split has a held-out part"
+    );
+    let list = fs::read_to_string(root.join("datasets").join(format!("{file}.desc")))
+        .unwrap_or_else(|error| panic!("the split {file}: {error}"));
     list.lines()
         .filter(|line| !line.trim().is_empty())
+        .enumerate()
+        .filter(|(index, _)| match part {
+            "held" => held_out(*index),
+            "kept" => !held_out(*index),
+            _ => true,
+        })
+        .map(|(_, line)| line)
         .map(|line| {
             let path = root.join(line.trim());
             let digits = read_dat(&path.with_extension("dat"));
