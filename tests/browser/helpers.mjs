@@ -5,6 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
@@ -77,6 +79,36 @@ export async function openPage(browser, options = {}, url = baseUrl(), address =
     response,
     problems,
     allow: (pattern) => allowed.push(pattern),
+  };
+}
+
+/**
+ * One test file's browser, launched before its tests and closed after them, and the pages
+ * its tests open. `open(options, address, url)` opens `address` (`/`) of `url` (the server
+ * under test) in a fresh context; `closeAll()`, at a test's end, closes them all and fails
+ * when any logged a console error or threw.
+ */
+export function browserSession() {
+  let browser;
+  let pages = [];
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return {
+    async open(options = {}, address = '/', url = baseUrl()) {
+      const opened = await openPage(browser, options, url, address);
+      pages.push(opened);
+      return opened;
+    },
+    async closeAll() {
+      const problems = pages.flatMap((opened) => opened.problems);
+      for (const opened of pages) await opened.context.close();
+      pages = [];
+      assert.deepEqual(problems, [], 'console errors or uncaught exceptions');
+    },
   };
 }
 

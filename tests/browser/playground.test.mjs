@@ -3,16 +3,15 @@
 // touch, in light and dark mode, online and offline.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import {
   PUZZLE,
   SOLUTION,
   cell,
   cellsWithClass,
-  launch,
+  browserSession,
   marksShown,
-  openPage,
   pasteIntoBox,
   screenshot,
   seriousViolations,
@@ -33,30 +32,11 @@ const OTHER_PUZZLE =
  */
 const STUBBING = { serviceWorkers: 'block' };
 
-let browser;
-let pages = [];
+const session = browserSession();
+const { closeAll } = session;
 
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-/** Opens a page; the test's end checks that it logged no error. */
-async function open(options, url) {
-  const opened = await openPage(browser, options, url);
-  pages.push(opened);
-  return opened;
-}
-
-async function closeAll() {
-  const problems = pages.flatMap((opened) => opened.problems);
-  for (const opened of pages) await opened.context.close();
-  pages = [];
-  assert.deepEqual(problems, [], 'console errors or uncaught exceptions');
-}
+/** Opens a page of `url` (the server under test); the test's end checks that it logged no error. */
+const open = (options, url) => session.open(options, '/', url);
 
 describe('the playground', () => {
   test('loads with the example, one grid of 81 cells, and no console error', TEST_TIMEOUT, async () => {

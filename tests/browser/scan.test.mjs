@@ -7,14 +7,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import {
   REPO,
   baseUrl,
   cellsWithClass,
-  launch,
-  openPage,
+  browserSession,
   screenshot,
   seriousViolations,
   shownBoard,
@@ -38,30 +37,11 @@ function datLine(file) {
 const GIVENS = datLine('data/photos/images/image1.dat');
 const FILLED = datLine('data/photos/mixed/image1.dat');
 
-let browser;
-let pages = [];
-
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const session = browserSession();
+const { closeAll } = session;
 
 /** Without a service worker: the answer of POST /scan is then readable by the test as well. */
-async function open(options = {}) {
-  const opened = await openPage(browser, { serviceWorkers: 'block', ...options }, baseUrl(), '/');
-  pages.push(opened);
-  return opened;
-}
-
-async function closeAll() {
-  const problems = pages.flatMap((opened) => opened.problems);
-  for (const opened of pages) await opened.context.close();
-  pages = [];
-  assert.deepEqual(problems, [], 'console errors or uncaught exceptions');
-}
+const open = (options = {}) => session.open({ serviceWorkers: 'block', ...options });
 
 /**
  * Chooses `file` in the scan input, as the Scan button's file picker would, and waits for

@@ -6,15 +6,14 @@
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { EXAMPLES } from '../../src/http/page/board.js';
 import {
   PUZZLE,
   REPO,
   baseUrl,
-  launch,
-  openPage,
+  browserSession,
   screenshot,
   seriousViolations,
   shownBoard,
@@ -24,37 +23,16 @@ import {
 const TEST_TIMEOUT = { timeout: 60_000 };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-let browser;
-let pages = [];
-
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const session = browserSession();
+const { closeAll } = session;
 
 /** Opens `address` in a fresh context; the test's end checks that it logged no error. */
-async function open(address, options = {}) {
-  const opened = await openPage(browser, options, baseUrl(), address);
-  pages.push(opened);
-  return opened;
-}
-
-async function closeAll() {
-  const problems = pages.flatMap((opened) => opened.problems);
-  for (const opened of pages) await opened.context.close();
-  pages = [];
-  assert.deepEqual(problems, [], 'console errors or uncaught exceptions');
-}
+const open = (address, options = {}) => session.open(options, address);
 
 /** Opens `address` and waits for the GET /daily it makes; returns the page and the answer. */
 async function openDaily(address, options = {}) {
   // Opened at / first, so that the wait for GET /daily is in place before the link is.
-  const opened = await openPage(browser, options, baseUrl(), '/');
-  pages.push(opened);
-  const { page } = opened;
+  const { page } = await session.open(options);
   const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/daily');
   await page.goto(`${baseUrl()}${address}`);
   const response = await answered;

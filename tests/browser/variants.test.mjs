@@ -3,16 +3,15 @@
 // what is drawn where, what is typed how, and what Check, Solve and New puzzle send.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { EXAMPLES } from '../../src/http/page/board.js';
 import {
   baseUrl,
   cell,
   cellsWithClass,
-  launch,
+  browserSession,
   marksShown,
-  openPage,
   pasteIntoBox,
   screenshot,
   seriousViolations,
@@ -34,29 +33,7 @@ const SOLUTIONS = {
   jigsaw: '123456789789123456534891267856219374491675823672348915268734591315987642947562138',
 };
 
-let browser;
-let pages = [];
-
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-async function open(options) {
-  const opened = await openPage(browser, options);
-  pages.push(opened);
-  return opened;
-}
-
-async function closeAll() {
-  const problems = pages.flatMap((opened) => opened.problems);
-  for (const opened of pages) await opened.context.close();
-  pages = [];
-  assert.deepEqual(problems, [], 'console errors or uncaught exceptions');
-}
+const { open, closeAll } = browserSession();
 
 /** Chooses a size (and a 9x9 variant) beside New puzzle, then presses Load example. */
 async function loadExample(page, size, variant = 'classic') {
