@@ -8,12 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use sudoku::{Grid, Solver, Verdict};
-use sudoku_scan::{Limits, Scan, Scanner};
+use sudoku::Solver;
+use sudoku_scan::{Limits, Scanner};
 
 use crate::config::DEFAULT_SCAN_MAX_PIXELS;
 use crate::http::error::ApiError;
-use crate::http::wire::{BoardFormat, ScanResponse};
+use crate::http::wire::{BoardFormat, ScanResponse, unique_solution};
 
 // clap shows this doc as the subcommand's own `--help` summary (the options are built only
 // when the subcommand runs, see `Command`), and the variant's doc in the top-level list.
@@ -158,23 +158,10 @@ fn read_one(
     let bytes = std::fs::read(image)
         .map_err(|error| ApiError::InvalidImage(format!("cannot read the file: {error}")))?;
     let scan = scanner.scan(&bytes, &limits)?;
-    let solution = if args.solve {
-        unique_solution(&scan, solver)
-    } else {
-        None
-    };
+    let solution = args.solve.then(|| unique_solution(&scan, solver)).flatten();
     Ok(ScanResponse::new(
         &scan,
         BoardFormat::String,
         solution.as_ref(),
     ))
-}
-
-/// The givens' solution when they have exactly one.
-fn unique_solution(scan: &Scan, solver: &Solver) -> Option<Grid> {
-    let givens = Grid::from_line(&scan.givens_line()).ok()?;
-    match solver.analyze(&givens) {
-        Ok(Verdict::Unique(solution)) => Some(solution),
-        _ => None,
-    }
 }

@@ -26,7 +26,7 @@ use super::wire::{
     ExplainRequest, ExplainResponse, GenerateQuery, GenerateResponse, GradeResponse, HintInput,
     HintRequest, HintWords, MAX_BATCH_BOARDS, ScanQuery, ScanResponse, SizedBoard, SolveResponse,
     StageBody, StatusBody, StepBody, ValidateResponse, conflict_bodies, given_changed,
-    is_other_size, read_max_steps, variant_conflict_bodies,
+    is_other_size, read_max_steps, unique_solution, variant_conflict_bodies,
 };
 use sudoku::messages::{describe, describe_path, describe_reasons, describe_stages, render};
 use sudoku::variant::{Puzzle, VariantVerdict, find_variant_conflicts, solve_variant};
@@ -435,16 +435,10 @@ pub(super) async fn scan(
     let answer = pool
         .run(move |solver| {
             let scan = SCANNER.scan(&image, &scan_limits)?;
-            let solution = if query.solve {
-                Grid::from_line(&scan.givens_line())
-                    .ok()
-                    .and_then(|givens| match solver.analyze(&givens) {
-                        Ok(Verdict::Unique(solution)) => Some(solution),
-                        _ => None,
-                    })
-            } else {
-                None
-            };
+            let solution = query
+                .solve
+                .then(|| unique_solution(&scan, solver))
+                .flatten();
             Ok::<_, ApiError>(ScanResponse::new(&scan, query.form, solution.as_ref()))
         })
         .await??;

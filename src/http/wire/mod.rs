@@ -36,7 +36,7 @@ pub use hint::{
     given_changed, read_max_steps,
 };
 pub use problem::Problem;
-pub use scan::{ScanQuery, ScanResponse};
+pub use scan::{ScanQuery, ScanResponse, unique_solution};
 pub use variant::{
     RulesBody, RulesFault, SizedBoard, is_other_size, read_puzzle, variant_conflict_bodies,
 };

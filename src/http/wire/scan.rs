@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::SolveResponse;
 use super::board::{BoardFormat, render};
 use super::generate::{ParameterError, checked_pairs, parse_form};
-use sudoku::Grid;
+use sudoku::{Grid, Solver, Verdict};
 use sudoku_scan::{Kind, Scan};
 
 /// The parameters `/scan` takes.
@@ -111,5 +111,14 @@ impl ScanResponse {
                 unique: true,
             }),
         }
+    }
+}
+
+/// The scanned givens' solution when they have exactly one, for `solve=true`.
+pub fn unique_solution(scan: &Scan, solver: &Solver) -> Option<Grid> {
+    let givens = Grid::from_line(&scan.givens_line()).ok()?;
+    match solver.analyze(&givens) {
+        Ok(Verdict::Unique(solution)) => Some(solution),
+        _ => None,
     }
 }
