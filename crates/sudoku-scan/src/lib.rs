@@ -2,7 +2,7 @@
 //! (contours, the largest convex quadrilateral, a fallback from the extreme points of the
 //! biggest blob when the border is broken), warped to a square, every cell is classified
 //! by a small convolutional network, and the digits are chosen as the most likely reading
-//! that breaks no rule of Sudoku.
+//! that breaks no rule of Sudoku, with the solution of the puzzle read as a prior.
 //!
 //! The crate is pure and synchronous: bytes in, a [`Scan`] out.
 

@@ -1,6 +1,8 @@
 //! From the network's per-cell probabilities to a board: the most likely reading in which
 //! no digit repeats in a row, column or box, found by a bounded branch-and-bound search.
 
+use sudoku::{Grid, Solver, Verdict};
+
 use crate::CLASSES;
 
 /// What a cell was read as.
@@ -40,10 +42,26 @@ const MAX_OPTIONS: usize = 4;
 /// The search's bound in nodes: past it, the best reading found so far stands.
 const NODE_BUDGET: usize = 200_000;
 
+/// A grid with at least this many digits read is taken as filled in.
+const FILLED_GRID: usize = 72;
+
+/// The cost, in nats, of an empty cell in a grid filled in: a faint digit more likely.
+const EMPTY_IN_FILLED_GRID_COST: f64 = 3.0;
+
+/// The guesses allowed to each search for a solution of the digits read: a real puzzle needs
+/// a handful, and a misread one is given up on quickly.
+const CLUES_GUESS_BUDGET: u64 = 2_000;
+
+/// The cost, in nats, of reading a digit that is not the puzzle's solution in its cell: a
+/// player's digit disagrees with the solution about once in a hundred, as a prior.
+const OFF_SOLUTION_COST: f64 = 4.6;
+
 /// The board in the probabilities of its 81 cells (row by row, over the network's
 /// classes): the reading with the highest joint probability among those that repeat no digit
-/// in a unit, a given or an entry alike. When no such reading is found within the search's
-/// bound, each cell keeps its own most likely digit.
+/// in a unit, a given or an entry alike. When the printed givens of that reading make a
+/// puzzle with one solution, the cells are read again with that solution as a prior: a
+/// digit off it must be clearly written to stand. When no reading is found within the
+/// search's bound, each cell keeps its own most likely digit.
 ///
 /// # Panics
 /// If `probabilities` does not hold 81 cells.
@@ -61,26 +79,72 @@ pub fn read_board(probabilities: &[[f32; CLASSES]]) -> Vec<Cell> {
             label
         })
         .collect();
+    let first = cells_of(probabilities, &labels, &most_likely_valid(&labels, None));
+    let Some(solution) = solution_of_reading(&first) else {
+        return first;
+    };
+    let filled = first.iter().filter(|cell| cell.digit.is_some()).count();
+    let prior = Prior {
+        solution,
+        empty_cost: if filled >= FILLED_GRID {
+            EMPTY_IN_FILLED_GRID_COST
+        } else {
+            0.0
+        },
+    };
+    cells_of(
+        probabilities,
+        &labels,
+        &most_likely_valid(&labels, Some(&prior)),
+    )
+}
+
+/// What the puzzle's solution says a cell should read, as costs added to the network's.
+struct Prior {
+    solution: [u8; 81],
+    /// The cost of an empty cell: nought, unless the grid is all but filled in.
+    empty_cost: f64,
+}
+
+/// The labels (0 for empty, else the digit) of the most likely reading that repeats no digit
+/// in a unit, each digit off `solution` (when known) costing [`OFF_SOLUTION_COST`] more.
+fn most_likely_valid(labels: &[[f32; 10]], prior: Option<&Prior>) -> Vec<u8> {
+    let cost = |p: f32| -f64::from(p.max(1e-9)).ln();
     let options: Vec<Vec<(u8, f64)>> = labels
         .iter()
-        .map(|label| {
-            let mut ranked: Vec<(u8, f32)> = (0..10).map(|l| (l as u8, label[l])).collect();
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let mut kept: Vec<(u8, f64)> = ranked
-                .iter()
-                .take(MAX_OPTIONS)
-                .filter(|(_, p)| *p >= MIN_OPTION_PROBABILITY)
-                .map(|&(l, p)| (l, -f64::from(p.max(1e-9)).ln()))
+        .enumerate()
+        .map(|(cell, label)| {
+            let solution_digit = prior.map(|prior| prior.solution[cell]);
+            let prior_cost = |l: u8| match prior {
+                Some(prior) if l == 0 => prior.empty_cost,
+                Some(prior) if l != prior.solution[cell] => OFF_SOLUTION_COST,
+                _ => 0.0,
+            };
+            let mut ranked: Vec<(u8, f64)> = (0..10_u8)
+                .filter(|&l| {
+                    label[usize::from(l)] >= MIN_OPTION_PROBABILITY || solution_digit == Some(l)
+                })
+                .map(|l| (l, cost(label[usize::from(l)]) + prior_cost(l)))
                 .collect();
-            if kept.is_empty() {
-                kept.push((ranked[0].0, -f64::from(ranked[0].1.max(1e-9)).ln()));
+            if ranked.is_empty() {
+                let best = (0..10_u8)
+                    .max_by(|&a, &b| label[usize::from(a)].total_cmp(&label[usize::from(b)]))
+                    .unwrap_or(0);
+                ranked.push((best, cost(label[usize::from(best)])));
             }
-            kept
+            ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+            ranked.truncate(MAX_OPTIONS);
+            ranked
         })
         .collect();
-    let chosen = Search::new(&options)
+    Search::new(&options)
         .run()
-        .unwrap_or_else(|| options.iter().map(|o| o[0].0).collect());
+        .unwrap_or_else(|| options.iter().map(|o| o[0].0).collect())
+}
+
+/// The cells of a reading: each digit's kind is the network's more likely of printed and
+/// handwritten, its confidence the network's probability of the label.
+fn cells_of(probabilities: &[[f32; CLASSES]], labels: &[[f32; 10]], chosen: &[u8]) -> Vec<Cell> {
     chosen
         .iter()
         .enumerate()
@@ -109,6 +173,40 @@ pub fn read_board(probabilities: &[[f32; CLASSES]]) -> Vec<Cell> {
             }
         })
         .collect()
+}
+
+/// The solution of the puzzle a reading shows, when its digits settle one: the digits are
+/// taken as clues printed first, each kind surest first, and one that leaves the clues so far
+/// without a solution is passed over (a misread digit, or a player's mistake), so that a few
+/// wrong digits do not hide the puzzle. `None` when the clues kept allow more than one.
+fn solution_of_reading(cells: &[Cell]) -> Option<[u8; 81]> {
+    let solver = Solver::with_budget(CLUES_GUESS_BUDGET);
+    let mut order: Vec<usize> = (0..81).filter(|&i| cells[i].digit.is_some()).collect();
+    order.sort_by(|&a, &b| {
+        let printed = |i: usize| cells[i].kind == Kind::Given;
+        printed(b)
+            .cmp(&printed(a))
+            .then(cells[b].confidence.total_cmp(&cells[a].confidence))
+    });
+    let mut clues = [0_u8; 81];
+    // A solution of the clues kept so far: a digit that agrees with it needs no search.
+    let mut solution: Option<[u8; 81]> = None;
+    for index in order {
+        let digit = cells[index].digit?;
+        clues[index] = digit;
+        if solution.is_some_and(|solution| solution[index] == digit) {
+            continue;
+        }
+        match Grid::from_cells(clues).map(|grid| solver.solve(&grid)) {
+            Ok(Ok(found)) => solution = Some(*found.cells()),
+            _ => clues[index] = 0,
+        }
+    }
+    let grid = Grid::from_cells(clues).ok()?;
+    match solver.analyze(&grid) {
+        Ok(Verdict::Unique(solution)) => Some(*solution.cells()),
+        _ => None,
+    }
 }
 
 /// Depth-first branch and bound over the cells' options, most certain cells first.
@@ -226,5 +324,78 @@ mod tests {
         assert_eq!((board[0].kind, board[0].digit), (Kind::Given, Some(3)));
         assert_eq!((board[80].kind, board[80].digit), (Kind::Entry, Some(4)));
         assert_eq!((board[40].kind, board[40].digit), (Kind::Empty, None));
+    }
+
+    /// The classic puzzle's givens printed, and the digits of its solution.
+    fn classic() -> (Vec<[f32; CLASSES]>, [u8; 81]) {
+        let digits = |line: &str| -> [u8; 81] { *Grid::from_line(line).unwrap().cells() };
+        let (givens, solution) = (
+            digits(sudoku::CLASSIC_PUZZLE),
+            digits(sudoku::CLASSIC_SOLUTION),
+        );
+        let cells = givens
+            .iter()
+            .map(|&digit| certain(usize::from(digit)))
+            .collect();
+        (cells, solution)
+    }
+
+    /// The first open cell of the classic puzzle, and a digit off its solution that no given
+    /// of its row, column or box holds (so the rules alone cannot rule it out).
+    fn open_cell_and_wrong_digit(cells: &[[f32; CLASSES]], solution: &[u8; 81]) -> (usize, u8) {
+        let cell = (0..81).find(|&c| cells[c][0] > 0.5).unwrap();
+        let seen = |digit: u8| {
+            (0..81).any(|other| {
+                let same_unit = other / 9 == cell / 9
+                    || other % 9 == cell % 9
+                    || (other / 27, other % 9 / 3) == (cell / 27, cell % 9 / 3);
+                same_unit && cells[other][usize::from(digit)] > 0.5
+            })
+        };
+        let digit = (1..=9).find(|&d| d != solution[cell] && !seen(d)).unwrap();
+        (cell, digit)
+    }
+
+    fn handwritten(readings: &[(u8, f32)]) -> [f32; CLASSES] {
+        let mut p = [0.0; CLASSES];
+        for &(digit, probability) in readings {
+            p[9 + usize::from(digit)] = probability;
+        }
+        p
+    }
+
+    #[test]
+    fn a_doubtful_entry_reads_as_the_puzzles_solution() {
+        let (mut cells, solution) = classic();
+        let (cell, wrong) = open_cell_and_wrong_digit(&cells, &solution);
+        cells[cell] = handwritten(&[(wrong, 0.6), (solution[cell], 0.4)]);
+        let board = read_board(&cells);
+        assert_eq!(board[cell].digit, Some(solution[cell]));
+        assert_eq!(board[cell].kind, Kind::Entry);
+        assert!((board[cell].confidence - 0.4).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_clearly_written_mistake_stands() {
+        let (mut cells, solution) = classic();
+        let (cell, wrong) = open_cell_and_wrong_digit(&cells, &solution);
+        cells[cell] = handwritten(&[(wrong, 0.999), (solution[cell], 0.001)]);
+        assert_eq!(read_board(&cells)[cell].digit, Some(wrong));
+    }
+
+    #[test]
+    fn a_faint_digit_of_a_filled_grid_is_read_but_not_of_a_sparse_one() {
+        let (mut cells, solution) = classic();
+        let (cell, _) = open_cell_and_wrong_digit(&cells, &solution);
+        let mut faint = handwritten(&[(solution[cell], 0.1)]);
+        faint[0] = 0.9;
+        cells[cell] = faint;
+        assert_eq!(read_board(&cells)[cell].digit, None);
+        for other in 0..81 {
+            if other != cell && cells[other][0] > 0.5 {
+                cells[other] = handwritten(&[(solution[other], 1.0)]);
+            }
+        }
+        assert_eq!(read_board(&cells)[cell].digit, Some(solution[cell]));
     }
 }
