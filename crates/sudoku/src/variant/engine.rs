@@ -343,6 +343,14 @@ struct Search<'a> {
     cutoff: u64,
     /// Whether the root has been probed (see [`Search::probe`]), which the first restart does.
     probed: bool,
+    /// Whether every node probes its cells of two candidates (see [`Search::light_probe`]).
+    lookahead: bool,
+    batch: bool,
+    marks: [Vec<u64>; 2],
+    probing: Pending,
+    look: bool,
+    /// Two boards for the probes of a cell's two candidates.
+    scratch: [Vec<u32>; 2],
     limit: usize,
     count: usize,
     first: Option<Vec<u8>>,
@@ -365,6 +373,12 @@ impl<'a> Search<'a> {
             budget,
             cutoff: u64::MAX,
             probed: false,
+            lookahead: false,
+            batch: std::env::var("VT_BATCH").is_ok(),
+            marks: [Vec::new(), Vec::new()],
+            probing: Pending::new(rules.puzzle.allowed.len(), rules.group_words),
+            look: std::env::var("VT_LOOK").is_ok(),
+            scratch: [Vec::new(), Vec::new()],
             limit,
             count: 0,
             first: None,
@@ -435,9 +449,11 @@ impl<'a> Search<'a> {
     /// and has searched in full everything it left behind, so the count stays exact.
     fn solve(&mut self, restarts: bool) -> Result<(), BudgetExhausted> {
         let mut runs = 0;
+        self.lookahead = restarts && std::env::var("VT_LA").is_ok();
+        if restarts { if let Ok(v) = std::env::var("VT_SHUF") { self.shuffle = v.parse::<u64>().unwrap() | 1; } }
         loop {
             runs += 1;
-            self.cutoff = if restarts {
+            self.cutoff = if restarts && std::env::var("VT_NORS").is_err() {
                 self.guesses + RESTART_UNIT * luby(runs)
             } else {
                 u64::MAX
@@ -519,8 +535,105 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Probing of the node at `depth` with the singles only: each candidate of each cell of
+    /// two is tried; one that fails leaves the other, and every cell keeps only what one of
+    /// the two tries left it. `Err` when the node fails.
+    fn light_probe(&mut self, depth: usize) -> Result<Option<(usize, u32)>, Contradiction> {
+        let cells = self.frames[depth].len();
+        for board in &mut self.scratch {
+            board.resize(cells, 0);
+        }
+        for marks in &mut self.marks {
+            marks.resize(cells.div_ceil(64), 0);
+        }
+        loop {
+            let mut narrowed = false;
+            let mut best: Option<(u32, usize, u32)> = None;
+            self.pending.clear();
+            for cell in 0..cells {
+                let open = self.frames[depth][cell];
+                if open.count_ones() != 2 {
+                    continue;
+                }
+                let low = open & open.wrapping_neg();
+                let mut alive = [false; 2];
+                let mut removed = [0u32; 2];
+                for (k, bit) in [low, open & !low].into_iter().enumerate() {
+                    let board = &mut self.scratch[k];
+                    let marks = &mut self.marks[k];
+                    board.copy_from_slice(&self.frames[depth]);
+                    marks.fill(0);
+                    board[cell] = bit;
+                    self.probing.clear();
+                    self.probing.changed(cell, bit);
+                    alive[k] = self.rules.singles(board, &mut self.probing, marks).is_ok();
+                    if alive[k] {
+                        let frame = &self.frames[depth];
+                        removed[k] = members(marks)
+                            .map(|c| frame[c].count_ones() - board[c].count_ones())
+                            .sum();
+                    }
+                }
+                let frame = &mut self.frames[depth];
+                let changed = match alive {
+                    [false, false] => return Err(Contradiction),
+                    [true, false] => narrow(frame, cell, low, &mut self.pending)?,
+                    [false, true] => narrow(frame, cell, open & !low, &mut self.pending)?,
+                    [true, true] => {
+                        let [ra, rb] = removed;
+                        let score = ra * rb + ra + rb;
+                        let first = if ra <= rb { low } else { open & !low };
+                        if best.is_none_or(|(s, _, _)| score > s) {
+                            best = Some((score, cell, first));
+                        }
+                        let mut changed = false;
+                        let [a, b] = &self.scratch;
+                        let [marks_a, marks_b] = &mut self.marks;
+                        for (x, &y) in marks_a.iter_mut().zip(marks_b.iter()) {
+                            *x &= y;
+                        }
+                        for other in members(marks_a) {
+                            changed |= narrow(frame, other, a[other] | b[other], &mut self.pending)?;
+                        }
+                        changed
+                    }
+                };
+                if changed {
+                    narrowed = true;
+                    if !self.batch {
+                        self.rules.propagate(
+                            frame,
+                            &mut self.pending,
+                            &mut self.settled,
+                            &mut self.mates,
+                        )?;
+                        self.pending.clear();
+                    }
+                }
+            }
+            if !narrowed {
+                return Ok(best.map(|(_, cell, first)| (cell, first)));
+            }
+            if self.batch {
+                self.rules.propagate(
+                    &mut self.frames[depth],
+                    &mut self.pending,
+                    &mut self.settled,
+                    &mut self.mates,
+                )?;
+            }
+        }
+    }
+
     fn run(&mut self, depth: usize) -> Result<(), Stop> {
-        let Some((cell, tries)) = self.rules.branching(&self.frames[depth], &self.failures) else {
+        let mut chosen = None;
+        if self.lookahead {
+            match self.light_probe(depth) {
+                Err(_) => return Ok(()),
+                Ok(choice) => if self.look { chosen = choice; }
+            }
+        }
+        let Some((cell, tries)) = chosen.or_else(|| self.rules.branching(&self.frames[depth], &self.failures)) else {
             let cells: Vec<u8> = self.frames[depth]
                 .iter()
                 .map(|d| d.trailing_zeros() as u8)
@@ -528,6 +641,7 @@ impl<'a> Search<'a> {
             // Propagation keeps every rule at a full board; this check makes sure of it.
             if satisfies(self.rules.puzzle, &cells) {
                 self.count += 1;
+                if std::env::var("VT_DEBUG").is_ok() { eprintln!("solution {} at {}", self.count, self.guesses); }
                 self.first.get_or_insert(cells);
             }
             return Ok(());
@@ -742,6 +856,38 @@ impl<'a> Propagator<'a> {
             pending.collect(&self.groups_of);
             let pruned = self.all_different(domains, pending, mates)?;
             if !pruned {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Naked and hidden singles alone to a fixed point: the probes' cheap propagation.
+    /// Every cell it changes gets its bit in `marks`.
+    fn singles(
+        &self,
+        domains: &mut [u32],
+        pending: &mut Pending,
+        marks: &mut [u64],
+    ) -> Result<(), Contradiction> {
+        loop {
+            while let Some(cell) = pending.fixed.pop() {
+                marks[cell / 64] |= 1 << (cell % 64);
+                let bit = domains[cell];
+                for &peer in &self.puzzle.peers[cell] {
+                    if domains[peer] & bit != 0 {
+                        let left = domains[peer] & !bit;
+                        if left == 0 {
+                            return Err(Contradiction);
+                        }
+                        domains[peer] = left;
+                        marks[peer / 64] |= 1 << (peer % 64);
+                        pending.changed(peer, left);
+                    }
+                }
+            }
+            pending.collect(&self.groups_of);
+            self.hidden_singles(domains, pending)?;
+            if pending.fixed.is_empty() {
                 return Ok(());
             }
         }
