@@ -345,7 +345,8 @@ struct Search<'a> {
     probed: bool,
     /// Whether every node probes its cells of two candidates (see [`Search::light_probe`]).
     lookahead: bool,
-    batch: bool,
+    biloc: bool,
+    pairs: Vec<[(usize, u32); 2]>,
     marks: [Vec<u64>; 2],
     probing: Pending,
     look: bool,
@@ -374,7 +375,8 @@ impl<'a> Search<'a> {
             cutoff: u64::MAX,
             probed: false,
             lookahead: false,
-            batch: std::env::var("VT_BATCH").is_ok(),
+            biloc: std::env::var("VT_BILOC").is_ok(),
+            pairs: Vec::new(),
             marks: [Vec::new(), Vec::new()],
             probing: Pending::new(rules.puzzle.allowed.len(), rules.group_words),
             look: std::env::var("VT_LOOK").is_ok(),
@@ -546,19 +548,21 @@ impl<'a> Search<'a> {
         for marks in &mut self.marks {
             marks.resize(cells.div_ceil(64), 0);
         }
+        let mut pairs = std::mem::take(&mut self.pairs);
         loop {
             let mut narrowed = false;
             let mut best: Option<(u32, usize, u32)> = None;
             self.pending.clear();
-            for cell in 0..cells {
-                let open = self.frames[depth][cell];
-                if open.count_ones() != 2 {
+            pairs.clear();
+            self.rules.either_or(&self.frames[depth], self.biloc, &mut pairs);
+            for &literals in &pairs {
+                let frame = &self.frames[depth];
+                if literals.iter().any(|&(c, bit)| frame[c] & bit == 0 || frame[c].is_power_of_two()) {
                     continue;
                 }
-                let low = open & open.wrapping_neg();
                 let mut alive = [false; 2];
                 let mut removed = [0u32; 2];
-                for (k, bit) in [low, open & !low].into_iter().enumerate() {
+                for (k, (cell, bit)) in literals.into_iter().enumerate() {
                     let board = &mut self.scratch[k];
                     let marks = &mut self.marks[k];
                     board.copy_from_slice(&self.frames[depth]);
@@ -575,16 +579,20 @@ impl<'a> Search<'a> {
                     }
                 }
                 let frame = &mut self.frames[depth];
+                let [(cell_a, bit_a), (cell_b, bit_b)] = literals;
                 let changed = match alive {
-                    [false, false] => return Err(Contradiction),
-                    [true, false] => narrow(frame, cell, low, &mut self.pending)?,
-                    [false, true] => narrow(frame, cell, open & !low, &mut self.pending)?,
+                    [false, false] => {
+                        self.pairs = pairs;
+                        return Err(Contradiction);
+                    }
+                    [true, false] => narrow(frame, cell_a, bit_a, &mut self.pending)?,
+                    [false, true] => narrow(frame, cell_b, bit_b, &mut self.pending)?,
                     [true, true] => {
                         let [ra, rb] = removed;
                         let score = ra * rb + ra + rb;
-                        let first = if ra <= rb { low } else { open & !low };
+                        let first = if ra <= rb { (cell_a, bit_a) } else { (cell_b, bit_b) };
                         if best.is_none_or(|(s, _, _)| score > s) {
-                            best = Some((score, cell, first));
+                            best = Some((score, first.0, first.1));
                         }
                         let mut changed = false;
                         let [a, b] = &self.scratch;
@@ -600,27 +608,22 @@ impl<'a> Search<'a> {
                 };
                 if changed {
                     narrowed = true;
-                    if !self.batch {
-                        self.rules.propagate(
-                            frame,
-                            &mut self.pending,
-                            &mut self.settled,
-                            &mut self.mates,
-                        )?;
-                        self.pending.clear();
+                    let result = self.rules.propagate(
+                        frame,
+                        &mut self.pending,
+                        &mut self.settled,
+                        &mut self.mates,
+                    );
+                    if result.is_err() {
+                        self.pairs = pairs;
+                        return Err(Contradiction);
                     }
+                    self.pending.clear();
                 }
             }
             if !narrowed {
+                self.pairs = pairs;
                 return Ok(best.map(|(_, cell, first)| (cell, first)));
-            }
-            if self.batch {
-                self.rules.propagate(
-                    &mut self.frames[depth],
-                    &mut self.pending,
-                    &mut self.settled,
-                    &mut self.mates,
-                )?;
             }
         }
     }
@@ -857,6 +860,40 @@ impl<'a> Propagator<'a> {
             let pruned = self.all_different(domains, pending, mates)?;
             if !pruned {
                 return Ok(());
+            }
+        }
+    }
+
+    /// The pairs of placements one of which holds: the two candidates of a cell of two, and
+    /// (with `places`) the two places of a digit with two in a group.
+    fn either_or(&self, domains: &[u32], places: bool, pairs: &mut Vec<[(usize, u32); 2]>) {
+        for (cell, &mask) in domains.iter().enumerate() {
+            if mask.count_ones() == 2 {
+                let low = mask & mask.wrapping_neg();
+                pairs.push([(cell, low), (cell, mask & !low)]);
+            }
+        }
+        if !places {
+            return;
+        }
+        for cells in &self.full_groups {
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for &cell in *cells {
+                let open = if domains[cell].is_power_of_two() { 0 } else { domains[cell] };
+                thrice |= twice & open;
+                twice |= once & open;
+                once |= open;
+            }
+            let mut two = twice & !thrice;
+            while two != 0 {
+                let digit = two & two.wrapping_neg();
+                two &= !digit;
+                let mut at = cells.iter().copied().filter(|&c| domains[c] & digit != 0);
+                if let (Some(a), Some(b)) = (at.next(), at.next()) {
+                    if domains[a].count_ones() > 2 || domains[b].count_ones() > 2 {
+                        pairs.push([(a, digit), (b, digit)]);
+                    }
+                }
             }
         }
     }
