@@ -346,6 +346,8 @@ struct Search<'a> {
     /// Whether every node probes its cells of two candidates (see [`Search::light_probe`]).
     lookahead: bool,
     biloc: bool,
+    runs: u64,
+    noise: u64,
     pairs: Vec<[(usize, u32); 2]>,
     marks: [Vec<u64>; 2],
     probing: Pending,
@@ -376,6 +378,8 @@ impl<'a> Search<'a> {
             probed: false,
             lookahead: false,
             biloc: std::env::var("VT_BILOC").is_ok(),
+            runs: 0,
+            noise: std::env::var("VT_NOISE").ok().and_then(|v| v.parse().ok()).unwrap_or(8),
             pairs: Vec::new(),
             marks: [Vec::new(), Vec::new()],
             probing: Pending::new(rules.puzzle.allowed.len(), rules.group_words),
@@ -455,8 +459,9 @@ impl<'a> Search<'a> {
         if restarts { if let Ok(v) = std::env::var("VT_SHUF") { self.shuffle = v.parse::<u64>().unwrap() | 1; } }
         loop {
             runs += 1;
+            self.runs = runs;
             self.cutoff = if restarts && std::env::var("VT_NORS").is_err() {
-                self.guesses + RESTART_UNIT * luby(runs)
+                self.guesses + std::env::var("VT_UNIT").ok().and_then(|v| v.parse().ok()).unwrap_or(RESTART_UNIT) * luby(runs)
             } else {
                 u64::MAX
             };
@@ -589,7 +594,14 @@ impl<'a> Search<'a> {
                     [false, true] => narrow(frame, cell_b, bit_b, &mut self.pending)?,
                     [true, true] => {
                         let [ra, rb] = removed;
-                        let score = ra * rb + ra + rb;
+                        let mut score = ra * rb + ra + rb;
+                        if self.runs > 1 {
+                            let mut z = (self.runs as u64) << 32 ^ (cell_a as u64) << 8 ^ u64::from(bit_a.trailing_zeros());
+                            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                            z ^= z >> 31;
+                            score = score * (16 + (z % self.noise) as u32);
+                        }
                         let first = if ra <= rb { (cell_a, bit_a) } else { (cell_b, bit_b) };
                         if best.is_none_or(|(s, _, _)| score > s) {
                             best = Some((score, first.0, first.1));
