@@ -84,13 +84,18 @@ pub fn count_variant_solutions(
             ..counted
         });
     }
-    // Restarts and probing pay on 25x25s (the decided Gecode boards took a third of the
-    // guesses) but cost twice the instructions on the generated 16x16s despite fewer guesses.
-    counter.count(puzzle.givens(), limit, budget, puzzle.size > RESTARTS_ABOVE)
+    // Probing every node pays on 25x25s (Gecode's: 9 of 18 decided within 5,184 guesses,
+    // not 2) but costs several times the instructions on the 16x16s despite fewer guesses.
+    counter.count(
+        puzzle.givens(),
+        limit,
+        budget,
+        puzzle.size > LOOKAHEAD_ABOVE,
+    )
 }
 
-/// The largest side searched without restarts (see [`Search::solve`]).
-const RESTARTS_ABOVE: usize = 16;
+/// The largest side searched without probing every node (see [`Search::lookahead`]).
+const LOOKAHEAD_ABOVE: usize = 16;
 
 /// The fewest solutions a solvable empty board has: the relabellings of one, 4! on a 4x4.
 const EMPTY_BOARD_SOLUTIONS: usize = 24;
@@ -114,17 +119,18 @@ impl<'a> Counter<'a> {
     }
 
     /// [`count_variant_solutions`] of the puzzle's rules with `givens` as its clues;
-    /// `restarts` lets the search for the first solution start over (see [`Search::solve`]).
+    /// `lookahead` probes every node (see [`Search::lookahead`]).
     pub(super) fn count(
         &self,
         givens: &[u8],
         limit: usize,
         budget: u64,
-        restarts: bool,
+        lookahead: bool,
     ) -> Result<VariantCount, BudgetExhausted> {
         let mut search = Search::new(&self.0, limit, budget);
+        search.lookahead = lookahead;
         if search.start(givens, None) {
-            search.solve(restarts)?;
+            search.solve()?;
         }
         Ok(VariantCount {
             solutions: search.count,
@@ -146,7 +152,7 @@ impl<'a> Counter<'a> {
     ) -> Result<bool, BudgetExhausted> {
         let mut search = Search::new(&self.0, 1, budget);
         if search.start(givens, Some((cell, 1 << digit))) {
-            search.solve(false)?;
+            search.solve()?;
         }
         Ok(search.count > 0)
     }
@@ -160,40 +166,13 @@ pub(super) fn random_solution(puzzle: &Puzzle, seed: u64, budget: u64) -> Option
     let mut search = Search::new(&rules, 1, budget);
     search.shuffle = seed | 1;
     if search.start(puzzle.givens(), None) {
-        search.solve(false).ok()?;
+        search.solve().ok()?;
     }
     search.first
 }
 
 /// No candidate left somewhere: the node has no solution.
 struct Contradiction;
-
-/// Why a search stopped before its tree was done.
-enum Stop {
-    /// The guesses ran out.
-    Budget(BudgetExhausted),
-    /// The run reached its cutoff before finding a solution: start over from the root.
-    Restart,
-}
-
-/// The guesses of the first run with restarts; later runs take this times the Luby sequence.
-const RESTART_UNIT: u64 = 32;
-
-/// The most candidates of a cell that probing tries: more cost more than they remove.
-const PROBE_MOST: u32 = 3;
-
-/// The `i`th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...: the run
-/// lengths that waste at most a log factor against the best fixed cutoff.
-fn luby(i: u64) -> u64 {
-    let mut i = i;
-    loop {
-        let k = 64 - i.leading_zeros();
-        if i == (1 << k) - 1 {
-            return 1 << (k - 1);
-        }
-        i -= (1 << (k - 1)) - 1;
-    }
-}
 
 /// What the propagation of a node has yet to look at.
 struct Pending {
@@ -339,10 +318,16 @@ struct Search<'a> {
     mates: Vec<u8>,
     guesses: u64,
     budget: u64,
-    /// The guess count past which the run at hand starts over, while no solution is found.
-    cutoff: u64,
-    /// Whether the root has been probed (see [`Search::probe`]), which the first restart does.
-    probed: bool,
+    /// Whether every node is probed and branches where its probes say (see
+    /// [`Search::lookahead`]).
+    lookahead: bool,
+    /// The pairs of placements the probes of a node try (see [`Propagator::either_or`]).
+    pairs: Vec<[(usize, u32); 2]>,
+    /// Two boards for the probes of a pair's two placements, and the cells each changed.
+    scratch: [Vec<u32>; 2],
+    marks: [Vec<u64>; 2],
+    /// What the probes' propagation has yet to look at.
+    probing: Pending,
     limit: usize,
     count: usize,
     first: Option<Vec<u8>>,
@@ -363,8 +348,11 @@ impl<'a> Search<'a> {
             shuffle: 0,
             guesses: 0,
             budget,
-            cutoff: u64::MAX,
-            probed: false,
+            lookahead: false,
+            pairs: Vec::new(),
+            scratch: [Vec::new(), Vec::new()],
+            marks: [Vec::new(), Vec::new()],
+            probing: Pending::new(rules.puzzle.allowed.len(), rules.group_words),
             limit,
             count: 0,
             first: None,
@@ -427,100 +415,127 @@ impl<'a> Search<'a> {
         left & left.wrapping_neg()
     }
 
-    /// Searches the tree below the root. With `restarts`, until the first solution a run
-    /// that takes more guesses than its share of the Luby sequence starts over, keeping the
-    /// failure counts, so the next run branches first on the cells that failed: the first
-    /// solution of a large board hides behind early wrong choices that depth-first search
-    /// takes exponentially long to undo. A run that finds a solution goes on without cutoff,
-    /// and has searched in full everything it left behind, so the count stays exact.
-    fn solve(&mut self, restarts: bool) -> Result<(), BudgetExhausted> {
-        let mut runs = 0;
-        loop {
-            runs += 1;
-            self.cutoff = if restarts {
-                self.guesses + RESTART_UNIT * luby(runs)
-            } else {
-                u64::MAX
-            };
-            match self.run(0) {
-                Ok(()) => return Ok(()),
-                Err(Stop::Budget(exhausted)) => return Err(exhausted),
-                Err(Stop::Restart) if !self.probed => {
-                    // A board that needs restarts is worth probing its root once, after which
-                    // the decided Gecode 25x25s took 1,079 and 1,370 guesses, not 3,512 and 3,084.
-                    self.probed = true;
-                    if self.probe(0).is_err() {
-                        return Ok(());
-                    }
-                }
-                Err(Stop::Restart) => {}
-            }
-        }
+    /// Searches the tree below the root.
+    fn solve(&mut self) -> Result<(), BudgetExhausted> {
+        self.run(0)
     }
 
-    /// Probing of the node at `depth`: each candidate of each open cell is tried and
-    /// propagated; one that fails goes, and every other cell keeps only the candidates some
-    /// surviving try left it. `Err` when the node fails.
-    fn probe(&mut self, depth: usize) -> Result<(), Contradiction> {
-        if self.frames.len() == depth + 1 {
-            self.frames.push(vec![0; self.frames[depth].len()]);
-        }
+    /// The lookahead of the node at `depth`, for boards above 16x16: each pair of placements
+    /// one of which holds (a cell's two candidates, a digit's two places in a group) has both
+    /// tried and propagated by the singles alone (the full rules cost ten times as much); one
+    /// that fails leaves the other, and every cell keeps only what one of the two left it,
+    /// until nothing changes. Then the branch, as the lookahead SAT solvers choose it: the
+    /// pair whose two tries removed the most candidates (the product, so both), its try that
+    /// removed fewer first (more room for a solution). `Err` when the node fails.
+    fn probe_pairs(&mut self, depth: usize) -> Result<Option<(usize, u32)>, Contradiction> {
         let cells = self.frames[depth].len();
-        let mut union = vec![0u32; cells];
+        for board in &mut self.scratch {
+            board.resize(cells, 0);
+        }
+        for marks in &mut self.marks {
+            marks.resize(cells.div_ceil(64), 0);
+        }
+        let mut pairs = std::mem::take(&mut self.pairs);
         loop {
             let mut narrowed = false;
-            for cell in 0..cells {
-                let open = self.frames[depth][cell];
-                if open.is_power_of_two() || open.count_ones() > PROBE_MOST {
+            let mut best: Option<(u32, usize, u32)> = None;
+            self.pending.clear();
+            pairs.clear();
+            self.rules.either_or(&self.frames[depth], &mut pairs);
+            for &literals in &pairs {
+                let frame = &self.frames[depth];
+                // A pair that an earlier probe of this pass narrowed: one of its placements
+                // now holds or is gone, which propagation has dealt with.
+                if literals
+                    .iter()
+                    .any(|&(c, bit)| frame[c] & bit == 0 || frame[c].is_power_of_two())
+                {
                     continue;
                 }
-                union.fill(0);
-                let mut left = open;
-                while left != 0 {
-                    let bit = left & left.wrapping_neg();
-                    left &= !bit;
-                    let (parents, children) = self.frames.split_at_mut(depth + 1);
-                    let next = &mut children[0];
-                    next.copy_from_slice(&parents[depth]);
-                    next[cell] = bit;
-                    self.pending.clear();
-                    self.pending.changed(cell, bit);
-                    if self
-                        .rules
-                        .propagate(next, &mut self.pending, &mut self.settled, &mut self.mates)
-                        .is_ok()
-                    {
-                        for (all, &mask) in union.iter_mut().zip(next.iter()) {
-                            *all |= mask;
-                        }
-                    } else {
-                        self.failures[cell] = self.failures[cell].saturating_add(1);
+                let mut alive = [false; 2];
+                let mut removed = [0u32; 2];
+                for (k, (cell, bit)) in literals.into_iter().enumerate() {
+                    let board = &mut self.scratch[k];
+                    let marks = &mut self.marks[k];
+                    board.copy_from_slice(&self.frames[depth]);
+                    marks.fill(0);
+                    board[cell] = bit;
+                    self.probing.clear();
+                    self.probing.changed(cell, bit);
+                    alive[k] = self.rules.singles(board, &mut self.probing, marks).is_ok();
+                    if alive[k] {
+                        let frame = &self.frames[depth];
+                        removed[k] = members(marks)
+                            .map(|c| frame[c].count_ones() - board[c].count_ones())
+                            .sum();
                     }
                 }
-                self.pending.clear();
                 let frame = &mut self.frames[depth];
-                let mut changed = false;
-                for (other, &all) in union.iter().enumerate() {
-                    changed |= narrow(frame, other, all, &mut self.pending)?;
-                }
+                let [(cell_a, bit_a), (cell_b, bit_b)] = literals;
+                let changed = match alive {
+                    [false, false] => {
+                        self.pairs = pairs;
+                        return Err(Contradiction);
+                    }
+                    [true, false] => narrow(frame, cell_a, bit_a, &mut self.pending)?,
+                    [false, true] => narrow(frame, cell_b, bit_b, &mut self.pending)?,
+                    [true, true] => {
+                        let [ra, rb] = removed;
+                        let score = ra * rb + ra + rb;
+                        let first = if ra <= rb {
+                            (cell_a, bit_a)
+                        } else {
+                            (cell_b, bit_b)
+                        };
+                        if best.is_none_or(|(s, _, _)| score > s) {
+                            best = Some((score, first.0, first.1));
+                        }
+                        let mut changed = false;
+                        let [a, b] = &self.scratch;
+                        let [marks_a, marks_b] = &mut self.marks;
+                        for (x, &y) in marks_a.iter_mut().zip(marks_b.iter()) {
+                            *x &= y;
+                        }
+                        for other in members(marks_a) {
+                            changed |=
+                                narrow(frame, other, a[other] | b[other], &mut self.pending)?;
+                        }
+                        changed
+                    }
+                };
                 if changed {
                     narrowed = true;
-                    self.rules.propagate(
+                    let result = self.rules.propagate(
                         frame,
                         &mut self.pending,
                         &mut self.settled,
                         &mut self.mates,
-                    )?;
+                    );
+                    if result.is_err() {
+                        self.pairs = pairs;
+                        return Err(Contradiction);
+                    }
+                    self.pending.clear();
                 }
             }
             if !narrowed {
-                return Ok(());
+                self.pairs = pairs;
+                return Ok(best.map(|(_, cell, first)| (cell, first)));
             }
         }
     }
 
-    fn run(&mut self, depth: usize) -> Result<(), Stop> {
-        let Some((cell, tries)) = self.rules.branching(&self.frames[depth], &self.failures) else {
+    fn run(&mut self, depth: usize) -> Result<(), BudgetExhausted> {
+        let mut chosen = None;
+        if self.lookahead {
+            let Ok(choice) = self.probe_pairs(depth) else {
+                return Ok(());
+            };
+            chosen = choice;
+        }
+        let Some((cell, tries)) =
+            chosen.or_else(|| self.rules.branching(&self.frames[depth], &self.failures))
+        else {
             let cells: Vec<u8> = self.frames[depth]
                 .iter()
                 .map(|d| d.trailing_zeros() as u8)
@@ -549,12 +564,9 @@ impl<'a> Search<'a> {
             remaining &= !domain;
             self.guesses += 1;
             if self.guesses > self.budget {
-                return Err(Stop::Budget(BudgetExhausted {
+                return Err(BudgetExhausted {
                     guesses: self.guesses - 1,
-                }));
-            }
-            if self.guesses > self.cutoff && self.count == 0 {
-                return Err(Stop::Restart);
+                });
             }
             let (parents, children) = self.frames.split_at_mut(depth + 1);
             let next = &mut children[0];
@@ -742,6 +754,74 @@ impl<'a> Propagator<'a> {
             pending.collect(&self.groups_of);
             let pruned = self.all_different(domains, pending, mates)?;
             if !pruned {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The pairs of placements one of which holds: the two candidates of a cell of two, and
+    /// the two places of a digit with two in a group (unless both cells have two: their
+    /// pairs already try those placements).
+    fn either_or(&self, domains: &[u32], pairs: &mut Vec<[(usize, u32); 2]>) {
+        for (cell, &mask) in domains.iter().enumerate() {
+            if mask.count_ones() == 2 {
+                let low = mask & mask.wrapping_neg();
+                pairs.push([(cell, low), (cell, mask & !low)]);
+            }
+        }
+        for cells in &self.full_groups {
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for &cell in *cells {
+                let open = if domains[cell].is_power_of_two() {
+                    0
+                } else {
+                    domains[cell]
+                };
+                thrice |= twice & open;
+                twice |= once & open;
+                once |= open;
+            }
+            let mut two = twice & !thrice;
+            while two != 0 {
+                let digit = two & two.wrapping_neg();
+                two &= !digit;
+                let mut at = cells.iter().copied().filter(|&c| domains[c] & digit != 0);
+                if let (Some(a), Some(b)) = (at.next(), at.next()) {
+                    if domains[a].count_ones() > 2 || domains[b].count_ones() > 2 {
+                        pairs.push([(a, digit), (b, digit)]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Naked and hidden singles alone to a fixed point: the probes' cheap propagation.
+    /// Every cell it changes gets its bit in `marks`.
+    fn singles(
+        &self,
+        domains: &mut [u32],
+        pending: &mut Pending,
+        marks: &mut [u64],
+    ) -> Result<(), Contradiction> {
+        loop {
+            while let Some(cell) = pending.fixed.pop() {
+                marks[cell / 64] |= 1 << (cell % 64);
+                let bit = domains[cell];
+                for &peer in &self.puzzle.peers[cell] {
+                    if domains[peer] & bit != 0 {
+                        let left = domains[peer] & !bit;
+                        if left == 0 {
+                            return Err(Contradiction);
+                        }
+                        domains[peer] = left;
+                        marks[peer / 64] |= 1 << (peer % 64);
+                        pending.changed(peer, left);
+                    }
+                }
+            }
+            pending.collect(&self.groups_of);
+            self.hidden_singles(domains, pending)?;
+            if pending.fixed.is_empty() {
                 return Ok(());
             }
         }
@@ -1360,12 +1440,6 @@ mod tests {
         domains[0] = 1 << 9;
         domains[1] = 1 << 9;
         assert!(cage_combinations(&three, &mut domains, &mut Pending::new(625, 1)).is_err());
-    }
-
-    #[test]
-    fn luby_is_the_luby_sequence() {
-        let terms: Vec<u64> = (1..=15).map(luby).collect();
-        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 
     #[test]
