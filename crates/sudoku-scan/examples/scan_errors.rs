@@ -14,8 +14,8 @@ mod dataset;
 use std::collections::BTreeMap;
 
 use sudoku_scan::{
-    CLASSES, CellNet, Class, Kind, Limits, cell_inputs, decode, find_grid, read_board, warp_grid,
-    working_image,
+    CLASSES, CellNet, Class, Kind, Limits, cell_inputs, decode_photo, find_grid, ink_colours,
+    read_board_with_ink, warp_grid, working_image,
 };
 
 fn main() {
@@ -54,8 +54,8 @@ fn main() {
                 .filter(|&c| givens[c] != 0 && givens[c] != photo.digits[c])
                 .count();
         }
-        let image = decode(&std::fs::read(&photo.path).unwrap(), &Limits::default()).unwrap();
-        let (working, _) = working_image(&image);
+        let image = decode_photo(&std::fs::read(&photo.path).unwrap(), &Limits::default()).unwrap();
+        let (working, scale) = working_image(&image.grey);
         let Ok(corners) = find_grid(&working) else {
             no_grid += 1;
             *causes.entry("no grid found (81 cells)").or_default() += 81;
@@ -63,7 +63,12 @@ fn main() {
         };
         let warped = warp_grid(&working, &corners);
         let probabilities = net.classify(&cell_inputs(&warped));
-        let board = read_board(&probabilities);
+        let inks = if std::env::var_os("SCAN_ERRORS_NO_INK").is_some() {
+            vec![None; 81]
+        } else {
+            ink_colours(&image.colour, &corners.map(|(x, y)| (x * scale, y * scale)))
+        };
+        let board = read_board_with_ink(&probabilities, &inks);
         let mut wrong = 0;
         let mut here: BTreeMap<&str, usize> = BTreeMap::new();
         for cell in 0..81 {

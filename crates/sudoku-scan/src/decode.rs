@@ -1,6 +1,6 @@
 use std::io::Cursor;
 
-use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader};
+use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader, RgbImage};
 
 use crate::ScanError;
 
@@ -32,6 +32,32 @@ impl Default for Limits {
 /// [`ScanError::UnsupportedFormat`] for another format, [`ScanError::TooManyPixels`] over the
 /// limit.
 pub fn decode(bytes: &[u8], limits: &Limits) -> Result<GrayImage, ScanError> {
+    Ok(decode_image(bytes, *limits)?.into_luma8())
+}
+
+/// A decoded photo: its grey levels, where the grid is found and read, and its colours,
+/// where a player's pen is told from print.
+#[derive(Debug, Clone)]
+pub struct Photo {
+    /// The grey levels, as [`decode`] gives them.
+    pub grey: GrayImage,
+    /// The colours (a grey image's in three equal channels).
+    pub colour: RgbImage,
+}
+
+/// [`decode`], keeping the colours too.
+///
+/// # Errors
+/// As [`decode`].
+pub fn decode_photo(bytes: &[u8], limits: &Limits) -> Result<Photo, ScanError> {
+    let image = decode_image(bytes, *limits)?;
+    Ok(Photo {
+        grey: image.to_luma8(),
+        colour: image.into_rgb8(),
+    })
+}
+
+fn decode_image(bytes: &[u8], limits: Limits) -> Result<DynamicImage, ScanError> {
     let reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|error| ScanError::InvalidImage(error.to_string()))?;
@@ -67,9 +93,7 @@ pub fn decode(bytes: &[u8], limits: &Limits) -> Result<GrayImage, ScanError> {
     decoder
         .set_limits(decoder_limits)
         .map_err(|error| ScanError::InvalidImage(error.to_string()))?;
-    let image = DynamicImage::from_decoder(decoder)
-        .map_err(|error| ScanError::InvalidImage(error.to_string()))?;
-    Ok(image.into_luma8())
+    DynamicImage::from_decoder(decoder).map_err(|error| ScanError::InvalidImage(error.to_string()))
 }
 
 #[cfg(test)]

@@ -2,22 +2,25 @@
 //! (contours, the largest convex quadrilateral, a fallback from the extreme points of the
 //! biggest blob when the border is broken), warped to a square, every cell is classified
 //! by a small convolutional network, and the digits are chosen as the most likely reading
-//! that breaks no rule of Sudoku, with the solution of the puzzle read as a prior.
+//! that breaks no rule of Sudoku, with the solution of the puzzle read as a prior; the
+//! colour of each cell's ink helps tell a player's pen from the print.
 //!
 //! The crate is pure and synchronous: bytes in, a [`Scan`] out.
 
 mod decode;
 mod error;
 mod grid;
+mod ink;
 mod model;
 mod reading;
 mod warp;
 
-pub use decode::{Limits, decode};
+pub use decode::{Limits, Photo, decode, decode_photo};
 pub use error::ScanError;
 pub use grid::{Corners, find_grid};
+pub use ink::ink_colours;
 pub use model::{CELL_SIDE, CLASSES, CellNet, Class, WIDTH};
-pub use reading::{Cell, Kind, read_board};
+pub use reading::{Cell, Kind, read_board, read_board_with_ink};
 pub use warp::{cell_inputs, warp_grid, working_image};
 
 /// What a photo reads as.
@@ -77,13 +80,13 @@ impl Scanner {
     /// [`ScanError`] when the bytes are no supported image, the image is too large, or no grid
     /// is found in it.
     pub fn scan(&self, bytes: &[u8], limits: &Limits) -> Result<Scan, ScanError> {
-        let image = decode(bytes, limits)?;
-        let (working, scale) = working_image(&image);
+        let photo = decode_photo(bytes, limits)?;
+        let (working, scale) = working_image(&photo.grey);
         let found = find_grid(&working)?;
         let warped = warp_grid(&working, &found);
         let probabilities = self.net.classify(&cell_inputs(&warped));
-        let cells = read_board(&probabilities);
         let corners = found.map(|(x, y)| (x * scale, y * scale));
+        let cells = read_board_with_ink(&probabilities, &ink_colours(&photo.colour, &corners));
         Ok(Scan { cells, corners })
     }
 }

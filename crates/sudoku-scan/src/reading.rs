@@ -66,7 +66,23 @@ const OFF_SOLUTION_COST: f64 = 4.6;
 /// # Panics
 /// If `probabilities` does not hold 81 cells.
 pub fn read_board(probabilities: &[[f32; CLASSES]]) -> Vec<Cell> {
+    read_board_with_ink(probabilities, &[None; 81])
+}
+
+/// [`read_board`], with the colour of each cell's ink (see [`crate::ink_colours`]) as
+/// evidence of which digits are printed and which a player's: where the photo's surest
+/// printed and handwritten digits differ clearly in colour, each digit's kind weighs its
+/// colour with the network's own odds.
+///
+/// # Panics
+/// If `probabilities` or `inks` does not hold 81 cells.
+pub fn read_board_with_ink(
+    probabilities: &[[f32; CLASSES]],
+    inks: &[Option<[f32; 2]>],
+) -> Vec<Cell> {
     assert_eq!(probabilities.len(), 81, "a board has 81 cells");
+    assert_eq!(inks.len(), 81, "a board has 81 cells");
+    let handwriting = handwriting_by_ink(probabilities, inks);
     // The probability of "empty" and of each digit, printed or handwritten.
     let labels: Vec<[f32; 10]> = probabilities
         .iter()
@@ -79,24 +95,44 @@ pub fn read_board(probabilities: &[[f32; CLASSES]]) -> Vec<Cell> {
             label
         })
         .collect();
-    let first = cells_of(probabilities, &labels, &most_likely_valid(&labels, None));
-    let Some(solution) = solution_of_reading(&first) else {
-        return first;
-    };
-    let filled = first.iter().filter(|cell| cell.digit.is_some()).count();
-    let prior = Prior {
-        solution,
-        empty_cost: if filled >= FILLED_GRID {
-            EMPTY_IN_FILLED_GRID_COST
-        } else {
-            0.0
-        },
-    };
-    cells_of(
+    let first = cells_of(
         probabilities,
         &labels,
-        &most_likely_valid(&labels, Some(&prior)),
-    )
+        &handwriting,
+        &most_likely_valid(&labels, None).map_or_else(|| best_each(&labels), |(_, chosen)| chosen),
+    );
+    let filled = first.iter().filter(|cell| cell.digit.is_some()).count();
+    let empty_cost = if filled >= FILLED_GRID {
+        EMPTY_IN_FILLED_GRID_COST
+    } else {
+        0.0
+    };
+    // The printed digits settle the puzzle unless one is misread; the surest digits of either
+    // kind unless a player's mistake is among them: the solution whose reading costs less wins.
+    let mut solutions = vec![];
+    for printed_first in [true, false] {
+        if let Some(solution) = solution_of_reading(&first, printed_first) {
+            if !solutions.contains(&solution) {
+                solutions.push(solution);
+            }
+        }
+    }
+    let Some((_, chosen)) = solutions
+        .into_iter()
+        .filter_map(|solution| {
+            most_likely_valid(
+                &labels,
+                Some(&Prior {
+                    solution,
+                    empty_cost,
+                }),
+            )
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+    else {
+        return first;
+    };
+    cells_of(probabilities, &labels, &handwriting, &chosen)
 }
 
 /// What the puzzle's solution says a cell should read, as costs added to the network's.
@@ -106,9 +142,22 @@ struct Prior {
     empty_cost: f64,
 }
 
-/// The labels (0 for empty, else the digit) of the most likely reading that repeats no digit
-/// in a unit, each digit off `solution` (when known) costing [`OFF_SOLUTION_COST`] more.
-fn most_likely_valid(labels: &[[f32; 10]], prior: Option<&Prior>) -> Vec<u8> {
+/// Each cell's own most likely label, rules aside.
+fn best_each(labels: &[[f32; 10]]) -> Vec<u8> {
+    labels
+        .iter()
+        .map(|label| {
+            (0..10_u8)
+                .max_by(|&a, &b| label[usize::from(a)].total_cmp(&label[usize::from(b)]))
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// The most likely reading that repeats no digit in a unit, each label costing as the prior
+/// says too, with its cost in nats: its labels (0 for empty, else the digit). `None` when the
+/// search's bound comes first.
+fn most_likely_valid(labels: &[[f32; 10]], prior: Option<&Prior>) -> Option<(f64, Vec<u8>)> {
     let cost = |p: f32| -f64::from(p.max(1e-9)).ln();
     let options: Vec<Vec<(u8, f64)>> = labels
         .iter()
@@ -137,14 +186,18 @@ fn most_likely_valid(labels: &[[f32; 10]], prior: Option<&Prior>) -> Vec<u8> {
             ranked
         })
         .collect();
-    Search::new(&options)
-        .run()
-        .unwrap_or_else(|| options.iter().map(|o| o[0].0).collect())
+    Search::new(&options).run()
 }
 
-/// The cells of a reading: each digit's kind is the network's more likely of printed and
-/// handwritten, its confidence the network's probability of the label.
-fn cells_of(probabilities: &[[f32; CLASSES]], labels: &[[f32; 10]], chosen: &[u8]) -> Vec<Cell> {
+/// The cells of a reading: each digit's kind is the more likely of printed and handwritten
+/// by the network's odds times the ink's (`handwriting`, in nats), its confidence the
+/// network's probability of the label.
+fn cells_of(
+    probabilities: &[[f32; CLASSES]],
+    labels: &[[f32; 10]],
+    handwriting: &[f64],
+    chosen: &[u8],
+) -> Vec<Cell> {
     chosen
         .iter()
         .enumerate()
@@ -155,10 +208,10 @@ fn cells_of(probabilities: &[[f32; CLASSES]], labels: &[[f32; 10]], chosen: &[u8
                 digit => {
                     let d = usize::from(digit);
                     (
-                        if p[d] >= p[9 + d] {
-                            Kind::Given
-                        } else {
+                        if log_odds(p[9 + d], p[d]) + handwriting[index] > 0.0 {
                             Kind::Entry
+                        } else {
+                            Kind::Given
                         },
                         Some(digit),
                     )
@@ -175,15 +228,88 @@ fn cells_of(probabilities: &[[f32; CLASSES]], labels: &[[f32; 10]], chosen: &[u8
         .collect()
 }
 
+/// The natural log of `a / b`, each floored so that a zero is only very unlikely.
+fn log_odds(a: f32, b: f32) -> f64 {
+    f64::from(a.max(1e-9)).ln() - f64::from(b.max(1e-9)).ln()
+}
+
+/// A network's kind this sure (odds of 19 to 1) makes a cell a sample of its kind's ink.
+const SURE_KIND_LOG_ODDS: f64 = 2.944;
+
+/// The fewest sure samples of each kind for the photo's inks to count.
+const LEAST_INK_SAMPLES: usize = 3;
+
+/// How far apart, in their spread, the two kinds' mean inks must be to tell them apart.
+const LEAST_INK_SEPARATION: f64 = 3.0;
+
+/// The least spread of a kind's ink, in chroma levels: JPEG noise on a thin stroke.
+const LEAST_INK_SPREAD: f64 = 4.0;
+
+/// The most the ink may weigh, in nats, either way.
+const MOST_INK_EVIDENCE: f64 = 10.0;
+
+/// For each cell, the evidence of its ink's colour that its digit is handwritten rather than
+/// printed, in nats (0 where it tells nothing): the photo's sure printed and sure handwritten
+/// digits give each kind's mean ink and their common spread; when the two means stand well
+/// apart, a cell's ink counts by the log ratio of its likelihoods under the two, each a round
+/// Gaussian about its mean.
+fn handwriting_by_ink(probabilities: &[[f32; CLASSES]], inks: &[Option<[f32; 2]>]) -> Vec<f64> {
+    let mut sure: [Vec<[f64; 2]>; 2] = [Vec::new(), Vec::new()];
+    for (p, ink) in probabilities.iter().zip(inks) {
+        let Some(ink) = ink else { continue };
+        let digit = (1..=9)
+            .max_by(|&a, &b| (p[a] + p[9 + a]).total_cmp(&(p[b] + p[9 + b])))
+            .unwrap_or(1);
+        if p[0] > p[digit] + p[9 + digit] {
+            continue;
+        }
+        let odds = log_odds(p[9 + digit], p[digit]);
+        if odds.abs() >= SURE_KIND_LOG_ODDS {
+            sure[usize::from(odds > 0.0)].push(ink.map(f64::from));
+        }
+    }
+    let nothing = vec![0.0; inks.len()];
+    if sure.iter().any(|kind| kind.len() < LEAST_INK_SAMPLES) {
+        return nothing;
+    }
+    let mean = |kind: &[[f64; 2]]| -> [f64; 2] {
+        let n = kind.len() as f64;
+        [0, 1].map(|c| kind.iter().map(|ink| ink[c]).sum::<f64>() / n)
+    };
+    let distance2 = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2);
+    let means = [mean(&sure[0]), mean(&sure[1])];
+    // The variance per chroma component, pooled over both kinds.
+    let spread2 = (sure
+        .iter()
+        .zip(means)
+        .map(|(kind, mean)| kind.iter().map(|&ink| distance2(ink, mean)).sum::<f64>())
+        .sum::<f64>()
+        / (2.0 * (sure[0].len() + sure[1].len()) as f64))
+        .max(LEAST_INK_SPREAD * LEAST_INK_SPREAD);
+    if distance2(means[0], means[1]) < LEAST_INK_SEPARATION.powi(2) * spread2 {
+        return nothing;
+    }
+    inks.iter()
+        .map(|ink| {
+            ink.map_or(0.0, |ink| {
+                let ink = ink.map(f64::from);
+                ((distance2(ink, means[0]) - distance2(ink, means[1])) / (2.0 * spread2))
+                    .clamp(-MOST_INK_EVIDENCE, MOST_INK_EVIDENCE)
+            })
+        })
+        .collect()
+}
+
 /// The solution of the puzzle a reading shows, when its digits settle one: the digits are
-/// taken as clues printed first, each kind surest first, and one that leaves the clues so far
-/// without a solution is passed over (a misread digit, or a player's mistake), so that a few
-/// wrong digits do not hide the puzzle. `None` when the clues kept allow more than one.
-fn solution_of_reading(cells: &[Cell]) -> Option<[u8; 81]> {
+/// taken as clues surest first (the printed ones before all others if `printed_first`), and
+/// one that leaves the clues so far without a solution is passed over (a misread digit, or a
+/// player's mistake), so that a few wrong digits do not hide the puzzle. `None` when the
+/// clues kept allow more than one.
+fn solution_of_reading(cells: &[Cell], printed_first: bool) -> Option<[u8; 81]> {
     let solver = Solver::with_budget(CLUES_GUESS_BUDGET);
     let mut order: Vec<usize> = (0..81).filter(|&i| cells[i].digit.is_some()).collect();
     order.sort_by(|&a, &b| {
-        let printed = |i: usize| cells[i].kind == Kind::Given;
+        let printed = |i: usize| printed_first && cells[i].kind == Kind::Given;
         printed(b)
             .cmp(&printed(a))
             .then(cells[b].confidence.total_cmp(&cells[a].confidence))
@@ -247,9 +373,9 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn run(mut self) -> Option<Vec<u8>> {
+    fn run(mut self) -> Option<(f64, Vec<u8>)> {
         self.descend(0, 0.0);
-        self.best.map(|(_, labels)| labels)
+        self.best
     }
 
     fn descend(&mut self, depth: usize, cost: f64) {
@@ -373,6 +499,57 @@ mod tests {
         assert_eq!(board[cell].digit, Some(solution[cell]));
         assert_eq!(board[cell].kind, Kind::Entry);
         assert!((board[cell].confidence - 0.4).abs() < 1e-6);
+    }
+
+    #[test]
+    fn red_ink_makes_a_digit_the_network_doubts_handwritten_and_grey_ink_printed() {
+        let mut cells = vec![certain(0); 81];
+        let mut inks = vec![None; 81];
+        // Four sure printed digits in grey ink and four sure handwritten ones in red.
+        for (k, cell) in [0, 13, 26, 30].into_iter().enumerate() {
+            cells[cell] = certain(1 + k);
+            inks[cell] = Some([1.0 - k as f32, -1.0 + k as f32]);
+        }
+        for (k, cell) in [40, 53, 66, 70].into_iter().enumerate() {
+            cells[cell] = certain(9 + 5 + k);
+            inks[cell] = Some([-40.0 + k as f32, 90.0 - k as f32]);
+        }
+        // Two digits the network leans the wrong way on, against their ink.
+        let mut leaning_printed = [0.0; CLASSES];
+        (leaning_printed[9], leaning_printed[18]) = (0.7, 0.3);
+        cells[80] = leaning_printed;
+        inks[80] = Some([-38.0, 95.0]);
+        let mut leaning_handwritten = [0.0; CLASSES];
+        (leaning_handwritten[8], leaning_handwritten[17]) = (0.3, 0.7);
+        cells[8] = leaning_handwritten;
+        inks[8] = Some([0.5, 2.0]);
+        let by_network = read_board(&cells);
+        assert_eq!(
+            (by_network[80].kind, by_network[8].kind),
+            (Kind::Given, Kind::Entry)
+        );
+        let by_ink = read_board_with_ink(&cells, &inks);
+        assert_eq!(
+            (by_ink[80].kind, by_ink[8].kind),
+            (Kind::Entry, Kind::Given)
+        );
+        assert_eq!(by_ink[40].kind, Kind::Entry);
+        assert_eq!(by_ink[0].kind, Kind::Given);
+    }
+
+    #[test]
+    fn inks_of_one_colour_leave_the_kinds_to_the_network() {
+        let mut cells = vec![certain(0); 81];
+        let mut inks = vec![None; 81];
+        for (k, cell) in [0, 13, 26, 30, 40, 53, 66, 70].into_iter().enumerate() {
+            cells[cell] = certain(if k < 4 { 1 + k } else { 9 + 1 + k });
+            inks[cell] = Some([k as f32 - 4.0, 4.0 - k as f32]);
+        }
+        let mut leaning_printed = [0.0; CLASSES];
+        (leaning_printed[9], leaning_printed[18]) = (0.7, 0.3);
+        cells[80] = leaning_printed;
+        inks[80] = Some([6.0, -6.0]);
+        assert_eq!(read_board_with_ink(&cells, &inks)[80].kind, Kind::Given);
     }
 
     #[test]
