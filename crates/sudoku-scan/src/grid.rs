@@ -164,7 +164,35 @@ fn ink_mask(image: &GrayImage) -> GrayImage {
 /// vertices, else the extreme points along the two diagonals.
 fn quadrilateral(hull: &[Point<i32>]) -> Corners {
     let perimeter = arc_length(hull, true);
-    let approximation = approximate_polygon_dp(hull, 0.02 * perimeter, true);
+    let epsilon = 0.02 * perimeter;
+    // The fit runs as two open chains between opposite extreme points: imageproc's closed
+    // fit drops the hull's last point, which may be a corner.
+    let diagonal = |point: &Point<i32>| point.x + point.y;
+    let (Some(first), Some(opposite)) = (
+        (0..hull.len()).min_by_key(|&index| diagonal(&hull[index])),
+        (0..hull.len()).max_by_key(|&index| diagonal(&hull[index])),
+    ) else {
+        return extreme_points(hull);
+    };
+    let chain = |from: usize, to: usize| {
+        let mut points = Vec::new();
+        let mut index = from;
+        loop {
+            points.push(hull[index]);
+            if index == to {
+                break points;
+            }
+            index = (index + 1) % hull.len();
+        }
+    };
+    let mut approximation = approximate_polygon_dp(&chain(first, opposite), epsilon, false);
+    approximation.pop();
+    approximation.extend(approximate_polygon_dp(
+        &chain(opposite, first),
+        epsilon,
+        false,
+    ));
+    approximation.pop();
     if approximation.len() == 4 {
         extreme_points(&approximation)
     } else {
