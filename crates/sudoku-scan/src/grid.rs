@@ -38,9 +38,10 @@ pub fn find_grid(image: &GrayImage) -> Result<Corners, ScanError> {
         return Err(ScanError::NoGridFound);
     }
     let ink = ink_mask(image);
-    grid_in(&ink)
+    let corners = grid_in(&ink)
         .or_else(|| grid_in(&dilate(&ink, Norm::LInf, 1)))
-        .ok_or(ScanError::NoGridFound)
+        .ok_or(ScanError::NoGridFound)?;
+    Ok(refine(&ink, &corners))
 }
 
 /// The corners of the largest contour of `ink` that looks like a grid, if any.
@@ -108,6 +109,14 @@ fn grid_in(ink: &GrayImage) -> Option<Corners> {
 /// ink, and clearly more than points halfway between them, where only digits are. The share
 /// on the lines when it does.
 fn ruling(ink: &GrayImage, corners: &Corners) -> Option<f32> {
+    let on_lines = share_on_lines(ink, corners, 0.0)?;
+    let between = share_on_lines(ink, corners, 0.5)?;
+    (on_lines >= 0.4 && on_lines >= 1.8 * between).then_some(on_lines)
+}
+
+/// The share of points sampled on the ten lines each way of a 9x9 grid through `corners`
+/// (moved across by `offset` of a cell) that touch ink; none for degenerate corners.
+fn share_on_lines(ink: &GrayImage, corners: &Corners, offset: f32) -> Option<f32> {
     let unit = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
     let projection = Projection::from_control_points(unit, *corners)?;
     let (width, height) = ink.dimensions();
@@ -125,24 +134,66 @@ fn ruling(ink: &GrayImage, corners: &Corners) -> Option<f32> {
             })
         })
     };
-    let share_on = |offset: f32| {
-        let mut hits = 0;
-        for line in 0..10 {
-            let across = (line as f32 + offset) / 9.0;
-            if across > 1.0 {
-                continue;
-            }
-            for step in 0..SAMPLES {
-                let along = (step as f32 + 0.5) / SAMPLES as f32;
-                hits += usize::from(inked(projection * (along, across)));
-                hits += usize::from(inked(projection * (across, along)));
+    let mut hits = 0;
+    let mut lines = 0;
+    for line in 0..10 {
+        let across = (line as f32 + offset) / 9.0;
+        if across > 1.0 {
+            continue;
+        }
+        lines += 1;
+        for step in 0..SAMPLES {
+            let along = (step as f32 + 0.5) / SAMPLES as f32;
+            hits += usize::from(inked(projection * (along, across)));
+            hits += usize::from(inked(projection * (across, along)));
+        }
+    }
+    Some(hits as f32 / (2 * lines * SAMPLES) as f32)
+}
+
+/// The corners moved, one at a time and in ever smaller steps from a cell down to a sixteenth,
+/// while that puts more of the grid's lines on ink: a corner the outline missed (a border
+/// broken off the rest of the ink) comes back onto the border.
+fn refine(ink: &GrayImage, corners: &Corners) -> Corners {
+    let side = |a: (f32, f32), b: (f32, f32)| (a.0 - b.0).hypot(a.1 - b.1);
+    let cell = (side(corners[0], corners[1])
+        + side(corners[1], corners[2])
+        + side(corners[2], corners[3])
+        + side(corners[3], corners[0]))
+        / 36.0;
+    let score = |corners: &Corners| share_on_lines(ink, corners, 0.0).unwrap_or(0.0);
+    let mut best = *corners;
+    let mut best_score = score(&best);
+    for fraction in [1.0, 0.5, 0.25, 0.125, 0.0625] {
+        let step = cell * fraction;
+        let mut improved = true;
+        while improved {
+            improved = false;
+            for corner in 0..4 {
+                for (dx, dy) in [
+                    (-1.0, 0.0),
+                    (1.0, 0.0),
+                    (0.0, -1.0),
+                    (0.0, 1.0),
+                    (-1.0, -1.0),
+                    (1.0, 1.0),
+                    (-1.0, 1.0),
+                    (1.0, -1.0),
+                ] {
+                    let mut moved = best;
+                    moved[corner].0 += dx * step;
+                    moved[corner].1 += dy * step;
+                    let moved_score = score(&moved);
+                    if moved_score > best_score {
+                        best = moved;
+                        best_score = moved_score;
+                        improved = true;
+                    }
+                }
             }
         }
-        let lines = if offset == 0.0 { 10 } else { 9 };
-        hits as f32 / (2 * lines * SAMPLES) as f32
-    };
-    let on_lines = share_on(0.0);
-    (on_lines >= 0.4 && on_lines >= 1.8 * share_on(0.5)).then_some(on_lines)
+    }
+    best
 }
 
 /// Ink is 255, paper 0: a pixel darker than the mean of its neighbourhood by a margin.
