@@ -1,10 +1,8 @@
 use image::GrayImage;
 use imageproc::contours::{BorderType, find_contours};
-use imageproc::distance_transform::Norm;
 use imageproc::geometric_transformations::Projection;
 use imageproc::geometry::{approximate_polygon_dp, arc_length, convex_hull};
 use imageproc::integral_image::{integral_image, sum_image_pixels};
-use imageproc::morphology::dilate;
 use imageproc::point::Point;
 
 use crate::ScanError;
@@ -17,6 +15,10 @@ const INK_CONTRAST: u32 = 8;
 
 /// Points sampled along each line of a 9x9 grid to see whether an outline is ruled like one.
 const SAMPLES: usize = 90;
+
+/// Below this share of its length near ink, a side of the outline is taken for one that
+/// missed the grid's border.
+const WEAK_BORDER: f32 = 0.6;
 
 /// The smallest share of the image a grid may cover.
 const MIN_GRID_SHARE: f64 = 0.03;
@@ -38,14 +40,16 @@ pub fn find_grid(image: &GrayImage) -> Result<Corners, ScanError> {
         return Err(ScanError::NoGridFound);
     }
     let ink = ink_mask(image);
-    let corners = grid_in(&ink)
-        .or_else(|| grid_in(&dilate(&ink, Norm::LInf, 1)))
+    let near = near_ink(&ink);
+    let corners = grid_in(&ink, &near)
+        .or_else(|| grid_in(&near, &near_ink(&near)))
         .ok_or(ScanError::NoGridFound)?;
-    Ok(refine(&ink, &corners))
+    Ok(refine(&near, &corners))
 }
 
-/// The corners of the largest contour of `ink` that looks like a grid, if any.
-fn grid_in(ink: &GrayImage) -> Option<Corners> {
+/// The corners of the largest contour of `ink` that looks like a grid, if any; `near` marks
+/// the pixels within a pixel of ink.
+fn grid_in(ink: &GrayImage, near: &GrayImage) -> Option<Corners> {
     let (width, height) = ink.dimensions();
     let contours = find_contours::<i32>(ink);
     let mut holes = vec![0_usize; contours.len()];
@@ -93,7 +97,7 @@ fn grid_in(ink: &GrayImage) -> Option<Corners> {
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
     let ruled: Vec<(f64, f32, Corners)> = candidates
         .iter()
-        .filter_map(|&(area, corners)| ruling(ink, &corners).map(|on| (area, on, corners)))
+        .filter_map(|&(area, corners)| ruling(near, &corners).map(|on| (area, on, corners)))
         .collect();
     let rival_area = ruled.first().map_or(0.0, |(area, _, _)| 0.5 * area);
     ruled
@@ -105,34 +109,29 @@ fn grid_in(ink: &GrayImage) -> Option<Corners> {
 }
 
 /// Whether the ink inside `corners` lies along the ten lines each way of a 9x9 grid, seen
-/// through the perspective of the corners: enough of the points sampled on those lines touch
-/// ink, and clearly more than points halfway between them, where only digits are. The share
-/// on the lines when it does.
-fn ruling(ink: &GrayImage, corners: &Corners) -> Option<f32> {
-    let on_lines = share_on_lines(ink, corners, 0.0)?;
-    let between = share_on_lines(ink, corners, 0.5)?;
+/// through the perspective of the corners: enough of the points sampled on those lines are
+/// near ink, and clearly more than points halfway between them, where only digits are. The
+/// share on the lines when it does.
+fn ruling(near: &GrayImage, corners: &Corners) -> Option<f32> {
+    let on_lines = share_on_lines(near, corners, 0.0, SAMPLES)?;
+    let between = share_on_lines(near, corners, 0.5, SAMPLES)?;
     (on_lines >= 0.4 && on_lines >= 1.8 * between).then_some(on_lines)
 }
 
-/// The share of points sampled on the ten lines each way of a 9x9 grid through `corners`
-/// (moved across by `offset` of a cell) that touch ink; none for degenerate corners.
-fn share_on_lines(ink: &GrayImage, corners: &Corners, offset: f32) -> Option<f32> {
+/// The share of points, `samples` a line, on the ten lines each way of a 9x9 grid through
+/// `corners` (moved across by `offset` of a cell) that are near ink; none for degenerate
+/// corners.
+fn share_on_lines(near: &GrayImage, corners: &Corners, offset: f32, samples: usize) -> Option<f32> {
     let unit = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
     let projection = Projection::from_control_points(unit, *corners)?;
-    let (width, height) = ink.dimensions();
-    // Ink within a pixel of the point: lines are thin, and the corners a pixel or two off.
+    let (width, height) = near.dimensions();
     let inked = |(x, y): (f32, f32)| {
-        let (x, y) = (x.round() as i64, y.round() as i64);
-        (-1..=1).any(|dy| {
-            (-1..=1).any(|dx| {
-                let (px, py) = (x + dx, y + dy);
-                px >= 0
-                    && py >= 0
-                    && px < i64::from(width)
-                    && py < i64::from(height)
-                    && ink.get_pixel(px as u32, py as u32)[0] > 0
-            })
-        })
+        let (x, y) = (x.round(), y.round());
+        x >= 0.0
+            && y >= 0.0
+            && x < width as f32
+            && y < height as f32
+            && near.get_pixel(x as u32, y as u32)[0] > 0
     };
     let mut hits = 0;
     let mut lines = 0;
@@ -142,26 +141,71 @@ fn share_on_lines(ink: &GrayImage, corners: &Corners, offset: f32) -> Option<f32
             continue;
         }
         lines += 1;
-        for step in 0..SAMPLES {
-            let along = (step as f32 + 0.5) / SAMPLES as f32;
+        for step in 0..samples {
+            let along = (step as f32 + 0.5) / samples as f32;
             hits += usize::from(inked(projection * (along, across)));
             hits += usize::from(inked(projection * (across, along)));
         }
     }
-    Some(hits as f32 / (2 * lines * SAMPLES) as f32)
+    Some(hits as f32 / (2 * lines * samples) as f32)
 }
 
-/// The corners moved, one at a time and in ever smaller steps from a cell down to a sixteenth,
-/// while that puts more of the grid's lines on ink: a corner the outline missed (a border
-/// broken off the rest of the ink) comes back onto the border.
-fn refine(ink: &GrayImage, corners: &Corners) -> Corners {
+/// The pixels within a pixel of ink (lines are thin, and corners a pixel or two off): the
+/// ink's maximum over each 3x3 square, taken along rows and then along columns.
+fn near_ink(ink: &GrayImage) -> GrayImage {
+    let (width, height) = ink.dimensions();
+    let (w, h) = (width as usize, height as usize);
+    let source = ink.as_raw();
+    let mut across = vec![0_u8; w * h];
+    for (row, out) in source.chunks_exact(w).zip(across.chunks_exact_mut(w)) {
+        for x in 0..w {
+            out[x] = row[x.saturating_sub(1)]
+                .max(row[x])
+                .max(row[(x + 1).min(w - 1)]);
+        }
+    }
+    let mut both = vec![0_u8; w * h];
+    for y in 0..h {
+        let (above, below) = (y.saturating_sub(1) * w, (y + 1).min(h - 1) * w);
+        let here = y * w;
+        for x in 0..w {
+            both[here + x] = across[above + x]
+                .max(across[here + x])
+                .max(across[below + x]);
+        }
+    }
+    GrayImage::from_raw(width, height, both).unwrap_or_else(|| ink.clone())
+}
+
+/// When a side of the outline is not inked along most of its length (a corner the outline
+/// missed, its border broken off the rest of the ink), the corners moved one at a time, in
+/// ever smaller steps from a cell down to a sixteenth, while that puts more of the grid's
+/// lines on ink. Outlines inked all round are kept: the search costs a few milliseconds, and
+/// on a page that bends it pulls a true border inwards onto the inner lines.
+fn refine(near: &GrayImage, corners: &Corners) -> Corners {
+    if border_shares(near, corners)
+        .into_iter()
+        .all(|share| share >= WEAK_BORDER)
+    {
+        return *corners;
+    }
     let side = |a: (f32, f32), b: (f32, f32)| (a.0 - b.0).hypot(a.1 - b.1);
     let cell = (side(corners[0], corners[1])
         + side(corners[1], corners[2])
         + side(corners[2], corners[3])
         + side(corners[3], corners[0]))
         / 36.0;
-    let score = |corners: &Corners| share_on_lines(ink, corners, 0.0).unwrap_or(0.0);
+    let score = |corners: &Corners| share_on_lines(near, corners, 0.0, SAMPLES).unwrap_or(0.0);
+    let directions = [
+        (-1.0, 0.0),
+        (1.0, 0.0),
+        (0.0, -1.0),
+        (0.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+        (1.0, -1.0),
+    ];
     let mut best = *corners;
     let mut best_score = score(&best);
     for fraction in [1.0, 0.5, 0.25, 0.125, 0.0625] {
@@ -170,16 +214,7 @@ fn refine(ink: &GrayImage, corners: &Corners) -> Corners {
         while improved {
             improved = false;
             for corner in 0..4 {
-                for (dx, dy) in [
-                    (-1.0, 0.0),
-                    (1.0, 0.0),
-                    (0.0, -1.0),
-                    (0.0, 1.0),
-                    (-1.0, -1.0),
-                    (1.0, 1.0),
-                    (-1.0, 1.0),
-                    (1.0, -1.0),
-                ] {
+                for (dx, dy) in directions {
                     let mut moved = best;
                     moved[corner].0 += dx * step;
                     moved[corner].1 += dy * step;
@@ -194,6 +229,35 @@ fn refine(ink: &GrayImage, corners: &Corners) -> Corners {
         }
     }
     best
+}
+
+/// The share of points along each side of the outline (top, right, bottom, left) near ink.
+fn border_shares(near: &GrayImage, corners: &Corners) -> [f32; 4] {
+    let unit = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+    let Some(projection) = Projection::from_control_points(unit, *corners) else {
+        return [0.0; 4];
+    };
+    let (width, height) = near.dimensions();
+    let inked = |(x, y): (f32, f32)| {
+        let (x, y) = (x.round(), y.round());
+        x >= 0.0
+            && y >= 0.0
+            && x < width as f32
+            && y < height as f32
+            && near.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let share = |point: &dyn Fn(f32) -> (f32, f32)| {
+        (0..SAMPLES)
+            .filter(|step| inked(projection * point((*step as f32 + 0.5) / SAMPLES as f32)))
+            .count() as f32
+            / SAMPLES as f32
+    };
+    [
+        share(&|t| (t, 0.0)),
+        share(&|t| (1.0, t)),
+        share(&|t| (t, 1.0)),
+        share(&|t| (0.0, t)),
+    ]
 }
 
 /// Ink is 255, paper 0: a pixel darker than the mean of its neighbourhood by a margin.
@@ -339,7 +403,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(grid_in(&ink_mask(&image)), None);
+        let ink = ink_mask(&image);
+        assert_eq!(grid_in(&ink, &near_ink(&ink)), None);
         let corners = find_grid(&image).unwrap();
         let expected = [(40.0, 30.0), (401.0, 30.0), (401.0, 391.0), (40.0, 391.0)];
         for (found, want) in corners.iter().zip(expected) {
@@ -369,11 +434,11 @@ mod tests {
 
     #[test]
     fn a_grid_is_ruled_in_ninths_and_an_outline_half_a_cell_off_is_not() {
-        let ink = ink_mask(&drawn_grid());
+        let near = near_ink(&ink_mask(&drawn_grid()));
         let grid = [(40.0, 30.0), (401.0, 30.0), (401.0, 391.0), (40.0, 391.0)];
-        assert!(ruling(&ink, &grid).is_some_and(|on| on > 0.9));
+        assert!(ruling(&near, &grid).is_some_and(|on| on > 0.9));
         let off = grid.map(|(x, y)| (x + 20.0, y + 20.0));
-        assert_eq!(ruling(&ink, &off), None);
+        assert_eq!(ruling(&near, &off), None);
     }
 
     #[test]
