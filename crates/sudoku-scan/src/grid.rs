@@ -30,7 +30,8 @@ const MIN_GRID_SHARE: f64 = 0.03;
 /// largest. When the hull is no clean quadrilateral (a broken or missing border), its
 /// extreme points along the diagonals stand for the corners. When no contour qualifies, the
 /// ink is thickened by a pixel and looked at again: in a blurred photo the thin lines break
-/// up, and the cells run into each other until they are joined.
+/// up, and the cells run into each other until they are joined. An outline with a side off the
+/// border (a corner the contour missed) has its corners moved until the grid's lines are on ink.
 ///
 /// # Errors
 /// [`ScanError::NoGridFound`] when no contour is large and square enough.
@@ -439,6 +440,32 @@ mod tests {
         assert!(ruling(&near, &grid).is_some_and(|on| on > 0.9));
         let off = grid.map(|(x, y)| (x + 20.0, y + 20.0));
         assert_eq!(ruling(&near, &off), None);
+    }
+
+    #[test]
+    fn a_corner_that_is_the_hulls_last_point_is_kept_by_the_quadrilateral_fit() {
+        let hull = [
+            Point::new(50, 0),
+            Point::new(100, 0),
+            Point::new(100, 100),
+            Point::new(0, 100),
+            Point::new(0, 0),
+        ];
+        assert_eq!(
+            quadrilateral(&hull),
+            [(0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)]
+        );
+    }
+
+    #[test]
+    fn a_corner_a_cell_inside_the_grid_is_moved_back_onto_the_border() {
+        let near = near_ink(&ink_mask(&drawn_grid()));
+        let missed = [(80.0, 70.0), (401.0, 30.0), (401.0, 391.0), (40.0, 391.0)];
+        let refined = refine(&near, &missed);
+        assert!(
+            (refined[0].0 - 40.0).abs() <= 3.0 && (refined[0].1 - 30.0).abs() <= 3.0,
+            "{refined:?}"
+        );
     }
 
     #[test]
