@@ -66,7 +66,11 @@ fn main() {
         let inks = if std::env::var_os("SCAN_ERRORS_NO_INK").is_some() {
             vec![None; 81]
         } else {
-            ink_colours(&image.colour, &corners.map(|(x, y)| (x * scale, y * scale)))
+            let step = image.colour_step as f32;
+            ink_colours(
+                &image.colour,
+                &corners.map(|(x, y)| (x * scale / step, y * scale / step)),
+            )
         };
         let board = read_board_with_ink(&probabilities, &inks);
         let mut wrong = 0;

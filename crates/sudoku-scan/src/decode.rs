@@ -41,9 +41,16 @@ pub fn decode(bytes: &[u8], limits: &Limits) -> Result<GrayImage, ScanError> {
 pub struct Photo {
     /// The grey levels, as [`decode`] gives them.
     pub grey: GrayImage,
-    /// The colours (a grey image's in three equal channels).
+    /// The colours (a grey image's in three equal channels), every `colour_step`th pixel
+    /// each way of a large photo.
     pub colour: RgbImage,
+    /// The photo's pixels per pixel of `colour`, each way.
+    pub colour_step: u32,
 }
+
+/// The most pixels kept in colour: a pen's stroke is still several pixels wide, and a 12 MP
+/// photo's colours would take three times its grey levels' memory.
+const MOST_COLOUR_PIXELS: u64 = 4_000_000;
 
 /// [`decode`], keeping the colours too.
 ///
@@ -51,9 +58,25 @@ pub struct Photo {
 /// As [`decode`].
 pub fn decode_photo(bytes: &[u8], limits: &Limits) -> Result<Photo, ScanError> {
     let image = decode_image(bytes, *limits)?;
+    let grey = image.to_luma8();
+    let pixels = u64::from(image.width()) * u64::from(image.height());
+    // Within the pixel limit's 40 MP (and far beyond) a step of 16 is never reached.
+    let colour_step = (1..16_u64)
+        .find(|step| pixels / (step * step) <= MOST_COLOUR_PIXELS)
+        .unwrap_or(16);
+    let colour = if colour_step == 1 {
+        image.into_rgb8()
+    } else {
+        let step = colour_step as u32;
+        let rgb = image.into_rgb8();
+        RgbImage::from_fn(rgb.width() / step, rgb.height() / step, |x, y| {
+            *rgb.get_pixel(x * step, y * step)
+        })
+    };
     Ok(Photo {
-        grey: image.to_luma8(),
-        colour: image.into_rgb8(),
+        grey,
+        colour,
+        colour_step: colour_step as u32,
     })
 }
 
@@ -112,6 +135,16 @@ mod tests {
     fn a_png_decodes_to_its_size() {
         let image = decode(&png(30, 20), &Limits::default()).unwrap();
         assert_eq!(image.dimensions(), (30, 20));
+    }
+
+    #[test]
+    fn a_large_photo_keeps_its_grey_levels_whole_and_its_colours_sampled() {
+        let photo = decode_photo(&png(2100, 2000), &Limits::default()).unwrap();
+        assert_eq!(photo.grey.dimensions(), (2100, 2000));
+        assert_eq!(photo.colour_step, 2);
+        assert_eq!(photo.colour.dimensions(), (1050, 1000));
+        let small = decode_photo(&png(30, 20), &Limits::default()).unwrap();
+        assert_eq!((small.colour_step, small.colour.dimensions()), (1, (30, 20)));
     }
 
     #[test]

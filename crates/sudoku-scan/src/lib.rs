@@ -86,7 +86,9 @@ impl Scanner {
         let warped = warp_grid(&working, &found);
         let probabilities = self.net.classify(&cell_inputs(&warped));
         let corners = found.map(|(x, y)| (x * scale, y * scale));
-        let cells = read_board_with_ink(&probabilities, &ink_colours(&photo.colour, &corners));
+        let step = photo.colour_step as f32;
+        let inks = ink_colours(&photo.colour, &corners.map(|(x, y)| (x / step, y / step)));
+        let cells = read_board_with_ink(&probabilities, &inks);
         Ok(Scan { cells, corners })
     }
 }
