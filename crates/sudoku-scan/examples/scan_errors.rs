@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use sudoku_scan::{
     CLASSES, CellNet, Class, Kind, Limits, cell_inputs, decode_photo, find_grid, ink_colours,
-    read_board_with_ink, warp_grid, working_image,
+    read_cells, warp_grid, working_image,
 };
 
 fn main() {
@@ -62,7 +62,8 @@ fn main() {
             continue;
         };
         let warped = warp_grid(&working, &corners);
-        let probabilities = net.classify(&cell_inputs(&warped));
+        let inputs = cell_inputs(&warped);
+        let probabilities = net.classify(&inputs);
         let inks = if std::env::var_os("SCAN_ERRORS_NO_INK").is_some() {
             vec![None; 81]
         } else {
@@ -72,7 +73,7 @@ fn main() {
                 &corners.map(|(x, y)| (x * scale / step, y * scale / step)),
             )
         };
-        let board = read_board_with_ink(&probabilities, &inks);
+        let board = read_cells(&probabilities, &inputs, &inks);
         let mut wrong = 0;
         let mut here: BTreeMap<&str, usize> = BTreeMap::new();
         for cell in 0..81 {

@@ -144,7 +144,10 @@ mod tests {
         assert_eq!(photo.colour_step, 2);
         assert_eq!(photo.colour.dimensions(), (1050, 1000));
         let small = decode_photo(&png(30, 20), &Limits::default()).unwrap();
-        assert_eq!((small.colour_step, small.colour.dimensions()), (1, (30, 20)));
+        assert_eq!(
+            (small.colour_step, small.colour.dimensions()),
+            (1, (30, 20))
+        );
     }
 
     #[test]

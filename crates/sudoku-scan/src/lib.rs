@@ -3,7 +3,8 @@
 //! biggest blob when the border is broken), warped to a square, every cell is classified
 //! by a small convolutional network, and the digits are chosen as the most likely reading
 //! that breaks no rule of Sudoku, with the solution of the puzzle read as a prior; the
-//! colour of each cell's ink helps tell a player's pen from the print.
+//! colour of each cell's ink helps tell a player's pen from the print, and cells of pencil
+//! marks are told by the shape of their ink.
 //!
 //! The crate is pure and synchronous: bytes in, a [`Scan`] out.
 
@@ -11,6 +12,7 @@ mod decode;
 mod error;
 mod grid;
 mod ink;
+mod marks;
 mod model;
 mod reading;
 mod warp;
@@ -54,6 +56,37 @@ impl Scan {
     }
 }
 
+/// The cells of a grid from the network's `probabilities` for them, their `inputs` (the ink
+/// the network saw) and the colour of their ink ([`ink_colours`]): the digits by
+/// [`read_board_with_ink`], where a cell whose ink is pencil marks (several small strokes
+/// and none of a digit's height) holds no digit for the rules and reads as
+/// [`Kind::Candidates`]: the network, which never saw marks, takes them for a digit.
+///
+/// # Panics
+/// If the three do not hold 81 cells each.
+pub fn read_cells(
+    probabilities: &[[f32; CLASSES]],
+    inputs: &[[f32; CELL_SIDE * CELL_SIDE]],
+    inks: &[Option<[f32; 2]>],
+) -> Vec<Cell> {
+    assert_eq!(inputs.len(), 81, "a board has 81 cells");
+    let marked: Vec<bool> = inputs.iter().map(marks::is_pencil_marks).collect();
+    let mut probabilities = probabilities.to_vec();
+    for (p, &marked) in probabilities.iter_mut().zip(&marked) {
+        if marked {
+            *p = [0.0; CLASSES];
+            p[0] = 1.0;
+        }
+    }
+    let mut cells = read_board_with_ink(&probabilities, inks);
+    for (cell, marked) in cells.iter_mut().zip(marked) {
+        if marked {
+            cell.kind = Kind::Candidates;
+        }
+    }
+    cells
+}
+
 /// A scanner: the cell classifier, loaded once and shared by every scan.
 #[derive(Debug)]
 pub struct Scanner {
@@ -84,11 +117,12 @@ impl Scanner {
         let (working, scale) = working_image(&photo.grey);
         let found = find_grid(&working)?;
         let warped = warp_grid(&working, &found);
-        let probabilities = self.net.classify(&cell_inputs(&warped));
+        let inputs = cell_inputs(&warped);
+        let probabilities = self.net.classify(&inputs);
         let corners = found.map(|(x, y)| (x * scale, y * scale));
         let step = photo.colour_step as f32;
         let inks = ink_colours(&photo.colour, &corners.map(|(x, y)| (x / step, y / step)));
-        let cells = read_board_with_ink(&probabilities, &inks);
+        let cells = read_cells(&probabilities, &inputs, &inks);
         Ok(Scan { cells, corners })
     }
 }
