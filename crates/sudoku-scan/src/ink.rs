@@ -31,15 +31,13 @@ pub fn ink_colours(photo: &RgbImage, corners: &Corners) -> Vec<Option<[f32; 2]>>
     };
     let (width, height) = photo.dimensions();
     let mut samples = Vec::with_capacity(SAMPLES * SAMPLES);
+    let along = |k: usize| MARGIN + (1.0 - 2.0 * MARGIN) * (k as f32 + 0.5) / SAMPLES as f32;
     (0..81)
         .map(|index| {
             let (row, col) = ((index / 9) as f32, (index % 9) as f32);
             samples.clear();
             for i in 0..SAMPLES {
                 for j in 0..SAMPLES {
-                    let along = |k: usize| {
-                        MARGIN + (1.0 - 2.0 * MARGIN) * (k as f32 + 0.5) / SAMPLES as f32
-                    };
                     let (x, y) = projection * (col + along(j), row + along(i));
                     if x < 0.0 || y < 0.0 || x >= width as f32 || y >= height as f32 {
                         continue;

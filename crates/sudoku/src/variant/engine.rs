@@ -176,6 +176,22 @@ pub(super) fn random_solution(puzzle: &Puzzle, seed: u64, budget: u64) -> Option
     search.first
 }
 
+/// The digits with exactly two places among a group's open cells, as bits.
+fn digits_in_two_places(cells: &[usize], domains: &[u32]) -> u32 {
+    let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+    for &cell in cells {
+        let open = if domains[cell].is_power_of_two() {
+            0
+        } else {
+            domains[cell]
+        };
+        thrice |= twice & open;
+        twice |= once & open;
+        once |= open;
+    }
+    twice & !thrice
+}
+
 /// No candidate left somewhere: the node has no solution.
 struct Contradiction;
 
@@ -691,18 +707,7 @@ impl<'a> Propagator<'a> {
         let (least, _, _, cell) = best?;
         if least > 2 {
             for cells in &self.full_groups {
-                let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-                for &cell in *cells {
-                    let open = if domains[cell].is_power_of_two() {
-                        0
-                    } else {
-                        domains[cell]
-                    };
-                    thrice |= twice & open;
-                    twice |= once & open;
-                    once |= open;
-                }
-                let pairs = twice & !thrice;
+                let pairs = digits_in_two_places(cells, domains);
                 if pairs != 0 {
                     let digit = pairs & pairs.wrapping_neg();
                     let first = cells.iter().copied().find(|&c| domains[c] & digit != 0)?;
@@ -779,18 +784,7 @@ impl<'a> Propagator<'a> {
             }
         }
         for cells in &self.full_groups {
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-            for &cell in *cells {
-                let open = if domains[cell].is_power_of_two() {
-                    0
-                } else {
-                    domains[cell]
-                };
-                thrice |= twice & open;
-                twice |= once & open;
-                once |= open;
-            }
-            let mut two = twice & !thrice;
+            let mut two = digits_in_two_places(cells, domains);
             while two != 0 {
                 let digit = two & two.wrapping_neg();
                 two &= !digit;
