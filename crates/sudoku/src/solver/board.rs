@@ -34,6 +34,24 @@ static SIBLINGS: [[u8; 3]; 27] = {
     table
 };
 
+/// The digits given in each box: for band `b`, bits `10 * s..10 * s + 9` of word `b` hold the
+/// digits (bit `d` for digit `d`) given in the band's box of stack `s`. Ten bits a box, the
+/// tenth always clear, so that [`Board::givens_overfill_a_triad`] can count the digits of
+/// all boxes at once with subtractions that borrow into that bit and no further.
+#[derive(Clone, Copy)]
+pub(super) struct GivenBoxes(pub(super) [u32; 3]);
+
+/// For each cell of a band, the first bit of its box's digits in [`GivenBoxes`].
+static BOX_FIELD: [u8; 27] = {
+    let mut table = [0u8; 27];
+    let mut pos = 0;
+    while pos < 27 {
+        table[pos] = (10 * (pos % 9 / 3)) as u8;
+        pos += 1;
+    }
+    table
+};
+
 /// The signal that a board has a contradiction; zero-sized so the hot path formats nothing.
 pub(super) struct Contradiction;
 
@@ -52,11 +70,21 @@ pub(super) struct Board {
 
 impl Board {
     /// The board of the givens, before any propagation; `None` when two givens clash.
+    #[cfg(test)]
+    pub(super) fn from_grid(grid: &Grid) -> Option<Board> {
+        Board::from_givens(grid, &mut GivenBoxes([0; 3]))
+    }
+
+    /// The board of the givens, before any propagation, with the digits given in each box
+    /// added to `boxes`; `None` when two givens clash. The boxes are written through a
+    /// reference so that the board is still built where the caller keeps it: returned in a
+    /// pair with them, it was built aside and copied, 64 instructions a puzzle.
     ///
     /// Built in bulk rather than by placing the givens one by one: each given only records
-    /// its cell, its digit's column and the cells it sees in its band, and the 27 masks are
-    /// then written once.
-    pub(super) fn from_grid(grid: &Grid) -> Option<Board> {
+    /// its cell, its digit's column, the cells it sees in its band and its digit in its box,
+    /// and the 27 masks are then written once.
+    #[inline(always)]
+    pub(super) fn from_givens(grid: &Grid, boxes: &mut GivenBoxes) -> Option<Board> {
         let mut given = [0u32; 27];
         let mut seen_by = [0u32; 27];
         let mut digit_columns = [0u32; 9];
@@ -76,6 +104,7 @@ impl Board {
                 digit_columns[digit] |= column;
                 given[3 * digit + band] |= 1 << pos;
                 seen_by[3 * digit + band] |= PEERS[pos];
+                boxes.0[band] |= 1 << (digit + usize::from(BOX_FIELD[pos]));
             }
         }
         let mut cands = [0u32; 27];

@@ -10,7 +10,7 @@
 //! soon as the check sees it (see [`super::search`] for when it looks). The check is a few
 //! thousand instructions, too many for every node.
 
-use super::board::{Board, Rules};
+use super::board::{Board, GivenBoxes, Rules};
 use super::isa::Portable;
 use super::tables::{ROWS_OF_COLUMN, columns};
 use crate::grid::CELLS;
@@ -59,8 +59,63 @@ fn rows_in_one_box(mask: u32) -> u32 {
     only_first | only_second << 3 | only_third << 6
 }
 
+/// The lowest bit of each of six 10-bit fields: those of two words of [`GivenBoxes`] side
+/// by side.
+const FIELD_LOWS: u64 = 0x0004_0100_4010_0401;
+
+/// The tenth bit of each field, never a digit.
+const FIELD_GUARDS: u64 = FIELD_LOWS << 9;
+
+/// The nine digit bits of each field of one word of [`GivenBoxes`].
+const FIELD_DIGITS: u32 = 0x1FF * 0x10_0401;
+
+/// Each field of `digits` without its lowest digit: `x & (x - 1)` in every field at once,
+/// each subtraction borrowing through its field's zeros into the guard bit and no further.
+#[inline(always)]
+fn without_lowest(digits: u64) -> u64 {
+    digits & ((digits | FIELD_GUARDS) - FIELD_LOWS)
+}
+
+/// The fields of `digits` that hold three digits or more (their bits, nonzero or zero).
+#[inline(always)]
+fn three_or_more(digits: u64) -> u64 {
+    without_lowest(without_lowest(digits))
+}
+
+/// Two words of 10-bit fields side by side, for [`three_or_more`].
+#[inline(always)]
+fn side_by_side(low: u32, high: u32) -> u64 {
+    u64::from(low) | u64::from(high) << 30
+}
+
+/// The nine cells of a band's first box.
+const BOX_OF_STACK_0: u32 = 0b111 * ROW_STARTS;
+
 /// No cell matched to this digit yet.
 const UNMATCHED: u8 = u8::MAX;
+
+/// The digits forced into a line of each box by the givens, in the fields of
+/// [`GivenBoxes`]: those given in both other boxes of its stack and not in it (one column of
+/// the stack left to each), and those given in both other boxes of its band and not in it
+/// (one row left).
+#[inline(always)]
+fn lined_digits(boxes: &GivenBoxes) -> [[u32; 3]; 2] {
+    let [w0, w1, w2] = boxes.0;
+    let by_stack = [w1 & w2 & !w0, w0 & w2 & !w1, w0 & w1 & !w2];
+    // The band's other two boxes: its fields turned by one box and by two.
+    let by_band = boxes
+        .0
+        .map(|w| (w >> 10 | w << 20) & (w >> 20 | w << 10) & !w & FIELD_DIGITS);
+    [by_stack, by_band]
+}
+
+/// Per band, the boxes into a line of which three digits or more are forced by the givens of
+/// their stack (the fields of the low 30 bits that are not zero) or of their band (those of
+/// the high 30 bits), from [`lined_digits`].
+#[inline(always)]
+fn crowded_boxes(lined: &[[u32; 3]; 2]) -> [u64; 3] {
+    std::array::from_fn(|band| three_or_more(side_by_side(lined[0][band], lined[1][band])))
+}
 
 impl Board {
     /// True when some triad (the three cells a column shares with a box, or a row with a
@@ -110,6 +165,94 @@ impl Board {
             let rows = ((full_rows >> band) & ROW_TRIAD_STARTS) * 0b111;
             (columns & !covered_in_columns[band]) | (rows & !covered_in_rows[band]) != 0
         })
+    }
+
+    /// True when the givens alone force more digits into some triad than its cells can take;
+    /// `self` is the board of the givens, `boxes` the digits given in each box. A digit given
+    /// in two boxes of a stack has one column of the stack left, and in the third box only
+    /// that column's triad: the squeeze [`Board::has_overfilled_triad`] sees, seen here on the
+    /// givens before any propagation, where a board without a solution is cheapest to decide.
+    /// Likewise a digit given in two boxes of a band. Three such digits in one box are rare
+    /// on a proper puzzle of fewer than 30 givens (none of 17-clue's 49,158 puzzles, 102 of
+    /// magictour's 1,465, a quarter of diabolical's), so most calls end after some 60
+    /// instructions on the boxes' digit masks, all nine boxes at once; only a box with three
+    /// looks at the candidates.
+    #[inline(always)]
+    pub(super) fn givens_overfill_a_triad(&self, boxes: &GivenBoxes) -> bool {
+        let lined = lined_digits(boxes);
+        let crowded = crowded_boxes(&lined);
+        (crowded[0] | crowded[1] | crowded[2]) != 0 && self.crowded_box_overfills_a_triad(boxes)
+    }
+
+    /// The slow part of [`Board::givens_overfill_a_triad`], for the board with three digits
+    /// given in two boxes: the boxes into whose lines three digits or more are forced, each
+    /// looked at on its own.
+    #[cold]
+    #[inline(never)]
+    fn crowded_box_overfills_a_triad(&self, boxes: &GivenBoxes) -> bool {
+        let lined = lined_digits(boxes);
+        let crowded = crowded_boxes(&lined);
+        (0..3).any(|band| {
+            // A box crowded by its stack's givens or by its band's.
+            let either = crowded[band] | crowded[band] >> 30;
+            (0..3).any(|stack| {
+                let field = |digits: u32| (digits >> (10 * stack)) & 0x1FF;
+                either & 0x3FF << (10 * stack) != 0
+                    && self.box_overfills_a_triad(
+                        band,
+                        stack,
+                        field(lined[0][band]),
+                        field(lined[1][band]),
+                    )
+            })
+        })
+    }
+
+    /// Whether the digits with one column (`by_column`) or one row (`by_row`) of box `stack`
+    /// of `band` left to them by the givens overfill a triad of it, as
+    /// [`Board::has_overfilled_triad`] counts: more than three forced into it, or three and a
+    /// cell that takes none of them; or whether one of them has no cell left in the box.
+    fn box_overfills_a_triad(
+        &self,
+        band: usize,
+        stack: usize,
+        by_column: u32,
+        by_row: u32,
+    ) -> bool {
+        let box_cells = BOX_OF_STACK_0 << (3 * stack);
+        let row_starts = ROW_STARTS << (3 * stack);
+        [(by_column, true), (by_row, false)]
+            .into_iter()
+            .any(|(digits, columns_of)| {
+                let mut counts = [0u32; 3];
+                let mut covered = 0;
+                let mut each = digits;
+                while each != 0 {
+                    let digit = each.trailing_zeros() as usize;
+                    each &= each - 1;
+                    // Not given in this box (see `lined_digits`), so these are open cells.
+                    let open = self.cands[3 * digit + band] & box_cells;
+                    if open == 0 {
+                        return true;
+                    }
+                    let lines = if columns_of {
+                        columns(open)
+                    } else {
+                        (open | open >> 1 | open >> 2) & row_starts
+                    };
+                    // Forced into a triad only if all its cells are in one.
+                    if lines.is_power_of_two() {
+                        let triad = if columns_of {
+                            lines * ROWS_OF_COLUMN
+                        } else {
+                            lines * 0b111
+                        };
+                        add_to_count(&mut counts, triad);
+                        covered |= open;
+                    }
+                }
+                counts[2] != 0 || counts[0] & counts[1] & !covered != 0
+            })
     }
 
     /// True when some row, column or box cannot hold its nine digits in distinct cells: then
@@ -362,6 +505,48 @@ mod tests {
             "............6.1.43..........1..........1.6...3.......553.....61........4.........";
         assert!(!given(relieved).has_overfilled_triad());
         assert!(!given(&transposed(relieved)).has_overfilled_triad());
+    }
+
+    /// Whether the givens of `line` overfill a triad, as the search asks before propagating.
+    fn givens_overfill(line: &str) -> bool {
+        let mut boxes = GivenBoxes([0; 3]);
+        let board = Board::from_givens(&Grid::from_line(line).unwrap(), &mut boxes).unwrap();
+        board.givens_overfill_a_triad(&boxes)
+    }
+
+    #[test]
+    fn digits_given_in_two_boxes_that_overfill_a_triad_are_seen_on_the_givens() {
+        // Boxes 1 and 4 hold 1, 5 and 6, in columns 3 and 5: all three are left column 4
+        // in box 7, whose cell in row 6 takes none of them. In rows once the board is turned.
+        let squeezed =
+            ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........";
+        assert!(givens_overfill(squeezed));
+        assert!(givens_overfill(&transposed(squeezed)));
+        // Without the 5 of box 4, two digits are left to column 4 there: no squeeze seen.
+        let mut relieved = squeezed.to_string();
+        relieved.replace_range(30..31, ".");
+        assert!(!givens_overfill(&relieved));
+        assert!(!givens_overfill(&transposed(&relieved)));
+        // With a 9 given in boxes 1 and 4 as well, four digits are left to that triad (two
+        // without the 5 of box 4 and the 1s).
+        let mut four = relieved.clone();
+        four.replace_range(21..22, "9");
+        four.replace_range(32..33, "9");
+        assert!(!givens_overfill(&four.replace('1', ".")));
+        four.replace_range(30..31, "5");
+        assert!(givens_overfill(&four));
+    }
+
+    #[test]
+    fn no_proper_puzzle_has_its_givens_overfill_a_triad() {
+        // The check only sees what must hold in every solution, so no puzzle with one may
+        // fail it: every puzzle of the committed sets, most of them with three digits given
+        // in two boxes of a stack or band somewhere (every one of Serg's).
+        for set in crate::puzzle_sets::ALL {
+            for puzzle in crate::puzzle_sets::spread(set, 2_000) {
+                assert!(!givens_overfill(&puzzle.to_line()), "{set}: {puzzle}");
+            }
+        }
     }
 
     #[test]

@@ -69,7 +69,11 @@
 //! Before it, at 16 guesses, a cheaper check counts the digits forced into each triad (the
 //! three cells a column or row shares with a box: a digit whose places in the column lie in
 //! one box): more than three, or three with a cell of the triad that can take none of them,
-//! refutes the board; that is the squeeze of most such boards.
+//! refutes the board; that is the squeeze of most such boards. On a board of fewer than
+//! [`SQUEEZE_CHECK_BELOW_GIVENS`] givens the search even looks for it before propagating,
+//! where the givens alone show it: digits given in two boxes of a stack (or band) are each
+//! left one column (row) of the third box, and three of them in one column's triad with a
+//! cell that takes none, or four, decide the board at once.
 //! Past a thousand guesses the check enforces the all-different rule instead (every
 //! naked and hidden subset, with the band rules between rounds), which also sees squeezes
 //! that subsets in other units bring about, and the search also probes every
@@ -106,7 +110,7 @@ mod search;
 mod tables;
 
 use super::grid::{CELLS, Grid};
-use board::{Board, Rules};
+use board::{Board, GivenBoxes, Rules};
 use isa::Isa;
 pub use search::{BudgetExhausted, Count};
 
@@ -117,6 +121,13 @@ pub const DEFAULT_GUESS_BUDGET: u64 = 1_000_000;
 /// Puzzles with at least this many givens are searched with the light rules (see the module
 /// comment).
 const LIGHT_RULES_FROM_GIVENS: u32 = 30;
+
+/// Boards with fewer givens have them checked for digits squeezed into a triad before any
+/// propagation ([`Board::givens_overfill_a_triad`]), which decides a board without a solution
+/// of that kind at once. From 30 givens on, three digits given in two boxes of one stack or
+/// band are so common that the check's slow part would run on nearly every board (all of
+/// Serg's, 3.5 boxes a board), 8% more instructions there for nothing (BENCHMARKS.md).
+const SQUEEZE_CHECK_BELOW_GIVENS: u32 = 30;
 
 /// Boards with fewer givens are searched without configurations: no proper puzzle has fewer
 /// than 17, and on sparser boards configurations lose their way (the module comment).
@@ -249,9 +260,10 @@ impl Solver {
         rules: Option<Rules>,
     ) -> Result<Count, BudgetExhausted> {
         // No separate `is_valid` pass, a sizeable share of an easy puzzle's work (see
-        // BENCHMARKS.md): `Board::from_grid` finds every clash between givens as it places
+        // BENCHMARKS.md): `Board::from_givens` finds every clash between givens as it places
         // them.
-        let Some(board) = Board::from_grid(grid).filter(|_| limit > 0) else {
+        let mut boxes = GivenBoxes([0; 3]);
+        let Some(board) = Board::from_givens(grid, &mut boxes).filter(|_| limit > 0) else {
             return Ok(Count::NOTHING);
         };
         let open: u32 = board.unsolved.iter().map(|cells| cells.count_ones()).sum();
@@ -264,9 +276,13 @@ impl Solver {
         let configurations = rules == Rules::Full
             && givens >= CONFIGURATIONS_FROM_GIVENS
             && self.guess_budget > self.configuration_guesses;
+        // Only sparser boards have their givens checked for a squeezed triad (see
+        // `SQUEEZE_CHECK_BELOW_GIVENS`).
+        let squeeze_check = (givens < SQUEEZE_CHECK_BELOW_GIVENS).then_some(&boxes);
         search::count_solutions(
             isa,
             board,
+            squeeze_check,
             limit,
             rules,
             configurations,

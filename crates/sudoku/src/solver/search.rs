@@ -18,7 +18,7 @@
 //! the nodes above. The count of guesses to the next check shares the budget's countdown, so
 //! the search pays nothing at a node for it.
 
-use super::board::{Board, Rules};
+use super::board::{Board, GivenBoxes, Rules};
 use super::isa::{Isa, Kernel};
 use crate::grid::Grid;
 
@@ -130,19 +130,28 @@ impl Count {
     };
 }
 
-/// Counts the solutions of `board` up to `limit`. A search that may branch on configurations
+/// Counts the solutions of `board` up to `limit`; none, without a search, when the board is
+/// that of the givens and `squeeze_check` holds their digits in each box, which overfill a
+/// triad ([`Board::givens_overfill_a_triad`]). A search that may branch on configurations
 /// has `configuration_guesses` for it; one that runs out of them starts again with cells only
 /// (see the [solver's module comment](super)), the guesses spent so far counted against
 /// `guess_budget`. The search runs on the compiled copy `isa`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn count_solutions(
     isa: Isa,
     board: Board,
+    squeeze_check: Option<&GivenBoxes>,
     limit: usize,
     rules: Rules,
     configurations: bool,
     guess_budget: u64,
     configuration_guesses: u64,
 ) -> Result<Count, BudgetExhausted> {
+    // Here rather than in the caller, where the check made the board be copied on its way
+    // here, 64 instructions a puzzle more.
+    if squeeze_check.is_some_and(|boxes| board.givens_overfill_a_triad(boxes)) {
+        return Ok(Count::NOTHING);
+    }
     let mut search = Search::new(
         rules,
         configurations,
@@ -330,7 +339,7 @@ impl Search {
 
 #[cfg(test)]
 mod tests {
-    use super::super::CONFIGURATION_GUESSES;
+    use super::super::{CONFIGURATION_GUESSES, DEFAULT_GUESS_BUDGET};
     use super::*;
     use crate::validate::is_valid;
     use crate::{SolveError, Solver, Verdict};
@@ -358,15 +367,30 @@ mod tests {
         let squeezed = grid(
             ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........",
         );
+        // The givens show it (boxes 1 and 4 hold all three digits): no guess at all.
         let count = Solver::default().count_solutions(&squeezed, 2).unwrap();
-        assert_eq!(count.solutions, 0);
-        // Right at the triad check: the nodes above it are squeezed too, back to the root.
-        assert_eq!(count.guesses, TRIAD_CHECK_AT);
+        assert_eq!((count.solutions, count.guesses), (0, 0));
+        // Without that check, the search's own triad check sees it, and the nodes above it
+        // are squeezed too, back to the root.
+        let mut boxes = GivenBoxes([0; 3]);
+        let board = Board::from_givens(&squeezed, &mut boxes).unwrap();
+        assert!(board.givens_overfill_a_triad(&boxes));
+        let search = |budget| {
+            count_solutions(
+                Isa::detected(),
+                board,
+                None,
+                2,
+                Rules::Full,
+                budget > CONFIGURATION_GUESSES,
+                budget,
+                CONFIGURATION_GUESSES,
+            )
+        };
+        let count = search(DEFAULT_GUESS_BUDGET).unwrap();
+        assert_eq!((count.solutions, count.guesses), (0, TRIAD_CHECK_AT));
         // The budget still ends a search that runs out before the check.
-        assert_eq!(
-            Solver::with_budget(10).count_solutions(&squeezed, 2),
-            Err(BudgetExhausted { guesses: 10 })
-        );
+        assert_eq!(search(10), Err(BudgetExhausted { guesses: 10 }));
     }
 
     #[test]
