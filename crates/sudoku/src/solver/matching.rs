@@ -117,6 +117,87 @@ fn crowded_boxes(lined: &[[u32; 3]; 2]) -> [u64; 3] {
     std::array::from_fn(|band| three_or_more(side_by_side(lined[0][band], lined[1][band])))
 }
 
+/// The slow part of [`Board::givens_overfill_a_triad`], for the board with three digits
+/// given in two boxes: each box into whose lines three digits or more are forced
+/// (`crowded`, of the `lined` digits), looked at on its own, in the direction of those
+/// lines alone (fewer digits can overfill no triad); `cands` are the masks of the board of the
+/// givens.
+#[cold]
+#[inline(never)]
+fn crowded_box_overfills_a_triad(
+    cands: &[u32; 27],
+    lined: &[[u32; 3]; 2],
+    crowded: &[u64; 3],
+) -> bool {
+    (0..3).any(|band| {
+        let by_stack = crowded[band] as u32;
+        let by_band = (crowded[band] >> 30) as u32;
+        (0..3).any(|stack| {
+            let field = |digits: u32| (digits >> (10 * stack)) & 0x1FF;
+            // The digits lined by the stack if three or more are, and likewise by the band.
+            let in_columns = if field(by_stack) != 0 {
+                field(lined[0][band])
+            } else {
+                0
+            };
+            let in_rows = if field(by_band) != 0 {
+                field(lined[1][band])
+            } else {
+                0
+            };
+            (in_columns | in_rows) != 0
+                && box_overfills_a_triad(cands, band, stack, in_columns, in_rows)
+        })
+    })
+}
+
+/// Whether the digits with one column (`by_column`) or one row (`by_row`) of box `stack`
+/// of `band` left to them by the givens overfill a triad of it, as
+/// [`Board::has_overfilled_triad`] counts: more than three forced into it, or three and a
+/// cell that takes none of them; or whether one of them has no cell left in the box.
+fn box_overfills_a_triad(
+    cands: &[u32; 27],
+    band: usize,
+    stack: usize,
+    by_column: u32,
+    by_row: u32,
+) -> bool {
+    let box_cells = BOX_OF_STACK_0 << (3 * stack);
+    let row_starts = ROW_STARTS << (3 * stack);
+    [(by_column, true), (by_row, false)]
+        .into_iter()
+        .any(|(digits, columns_of)| {
+            let mut counts = [0u32; 3];
+            let mut covered = 0;
+            let mut each = digits;
+            while each != 0 {
+                let digit = each.trailing_zeros() as usize;
+                each &= each - 1;
+                // Not given in this box (see `lined_digits`), so these are open cells.
+                let open = cands[3 * digit + band] & box_cells;
+                if open == 0 {
+                    return true;
+                }
+                let lines = if columns_of {
+                    columns(open)
+                } else {
+                    (open | open >> 1 | open >> 2) & row_starts
+                };
+                // Forced into a triad only if all its cells are in one.
+                if lines.is_power_of_two() {
+                    let triad = if columns_of {
+                        lines * ROWS_OF_COLUMN
+                    } else {
+                        lines * 0b111
+                    };
+                    add_to_count(&mut counts, triad);
+                    covered |= open;
+                }
+            }
+            counts[2] != 0 || counts[0] & counts[1] & !covered != 0
+        })
+}
+
 impl Board {
     /// True when some triad (the three cells a column shares with a box, or a row with a
     /// box) must take more digits than it has cells, or exactly three and has a cell that can
@@ -181,78 +262,8 @@ impl Board {
     pub(super) fn givens_overfill_a_triad(&self, boxes: &GivenBoxes) -> bool {
         let lined = lined_digits(boxes);
         let crowded = crowded_boxes(&lined);
-        (crowded[0] | crowded[1] | crowded[2]) != 0 && self.crowded_box_overfills_a_triad(boxes)
-    }
-
-    /// The slow part of [`Board::givens_overfill_a_triad`], for the board with three digits
-    /// given in two boxes: the boxes into whose lines three digits or more are forced, each
-    /// looked at on its own.
-    #[cold]
-    #[inline(never)]
-    fn crowded_box_overfills_a_triad(&self, boxes: &GivenBoxes) -> bool {
-        let lined = lined_digits(boxes);
-        let crowded = crowded_boxes(&lined);
-        (0..3).any(|band| {
-            // A box crowded by its stack's givens or by its band's.
-            let either = crowded[band] | crowded[band] >> 30;
-            (0..3).any(|stack| {
-                let field = |digits: u32| (digits >> (10 * stack)) & 0x1FF;
-                either & 0x3FF << (10 * stack) != 0
-                    && self.box_overfills_a_triad(
-                        band,
-                        stack,
-                        field(lined[0][band]),
-                        field(lined[1][band]),
-                    )
-            })
-        })
-    }
-
-    /// Whether the digits with one column (`by_column`) or one row (`by_row`) of box `stack`
-    /// of `band` left to them by the givens overfill a triad of it, as
-    /// [`Board::has_overfilled_triad`] counts: more than three forced into it, or three and a
-    /// cell that takes none of them; or whether one of them has no cell left in the box.
-    fn box_overfills_a_triad(
-        &self,
-        band: usize,
-        stack: usize,
-        by_column: u32,
-        by_row: u32,
-    ) -> bool {
-        let box_cells = BOX_OF_STACK_0 << (3 * stack);
-        let row_starts = ROW_STARTS << (3 * stack);
-        [(by_column, true), (by_row, false)]
-            .into_iter()
-            .any(|(digits, columns_of)| {
-                let mut counts = [0u32; 3];
-                let mut covered = 0;
-                let mut each = digits;
-                while each != 0 {
-                    let digit = each.trailing_zeros() as usize;
-                    each &= each - 1;
-                    // Not given in this box (see `lined_digits`), so these are open cells.
-                    let open = self.cands[3 * digit + band] & box_cells;
-                    if open == 0 {
-                        return true;
-                    }
-                    let lines = if columns_of {
-                        columns(open)
-                    } else {
-                        (open | open >> 1 | open >> 2) & row_starts
-                    };
-                    // Forced into a triad only if all its cells are in one.
-                    if lines.is_power_of_two() {
-                        let triad = if columns_of {
-                            lines * ROWS_OF_COLUMN
-                        } else {
-                            lines * 0b111
-                        };
-                        add_to_count(&mut counts, triad);
-                        covered |= open;
-                    }
-                }
-                counts[2] != 0 || counts[0] & counts[1] & !covered != 0
-            })
+        (crowded[0] | crowded[1] | crowded[2]) != 0
+            && crowded_box_overfills_a_triad(&self.cands, &lined, &crowded)
     }
 
     /// True when some row, column or box cannot hold its nine digits in distinct cells: then
