@@ -72,19 +72,18 @@ impl Board {
     /// The board of the givens, before any propagation; `None` when two givens clash.
     #[cfg(test)]
     pub(super) fn from_grid(grid: &Grid) -> Option<Board> {
-        Board::from_givens(grid, &mut GivenBoxes([0; 3]))
+        Board::from_givens(grid).map(|(board, _)| board)
     }
 
-    /// The board of the givens, before any propagation, with the digits given in each box
-    /// added to `boxes`; `None` when two givens clash. The boxes are written through a
-    /// reference so that the board is still built where the caller keeps it: returned in a
-    /// pair with them, it was built aside and copied, 64 instructions a puzzle.
+    /// The board of the givens, before any propagation, and the digits given in each box;
+    /// `None` when two givens clash.
     ///
     /// Built in bulk rather than by placing the givens one by one: each given only records
     /// its cell, its digit's column, the cells it sees in its band and its digit in its box,
     /// and the 27 masks are then written once.
     #[inline(always)]
-    pub(super) fn from_givens(grid: &Grid, boxes: &mut GivenBoxes) -> Option<Board> {
+    pub(super) fn from_givens(grid: &Grid) -> Option<(Board, GivenBoxes)> {
+        let mut boxes = GivenBoxes([0; 3]);
         let mut given = [0u32; 27];
         let mut seen_by = [0u32; 27];
         let mut digit_columns = [0u32; 9];
@@ -117,14 +116,15 @@ impl Board {
             let blocked = filled[band] | seen_by[i] | (digit_columns[digit] * ROWS_OF_COLUMN);
             *mask = (BAND & !blocked) | given[i];
         }
-        Some(Board {
+        let board = Board {
             cands,
             // Never a real mask, so every band is shrunk at least once.
             seen: [u32::MAX; 27],
             stack_seen: [u32::MAX; 27],
             stack_configurations: [0; 27],
             unsolved: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
-        })
+        };
+        Some((board, boxes))
     }
 
     /// Puts `digit` in cell `pos` of `band`: the cell leaves the other digits, the digit

@@ -520,8 +520,7 @@ mod tests {
 
     /// Whether the givens of `line` overfill a triad, as the search asks before propagating.
     fn givens_overfill(line: &str) -> bool {
-        let mut boxes = GivenBoxes([0; 3]);
-        let board = Board::from_givens(&Grid::from_line(line).unwrap(), &mut boxes).unwrap();
+        let (board, boxes) = Board::from_givens(&Grid::from_line(line).unwrap()).unwrap();
         board.givens_overfill_a_triad(&boxes)
     }
 

@@ -110,7 +110,7 @@ mod search;
 mod tables;
 
 use super::grid::{CELLS, Grid};
-use board::{Board, GivenBoxes, Rules};
+use board::{Board, Rules};
 use isa::Isa;
 pub use search::{BudgetExhausted, Count};
 
@@ -262,8 +262,7 @@ impl Solver {
         // No separate `is_valid` pass, a sizeable share of an easy puzzle's work (see
         // BENCHMARKS.md): `Board::from_givens` finds every clash between givens as it places
         // them.
-        let mut boxes = GivenBoxes([0; 3]);
-        let Some(board) = Board::from_givens(grid, &mut boxes).filter(|_| limit > 0) else {
+        let Some((board, boxes)) = Board::from_givens(grid).filter(|_| limit > 0) else {
             return Ok(Count::NOTHING);
         };
         let open: u32 = board.unsolved.iter().map(|cells| cells.count_ones()).sum();

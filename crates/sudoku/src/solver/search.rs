@@ -372,8 +372,7 @@ mod tests {
         assert_eq!((count.solutions, count.guesses), (0, 0));
         // Without that check, the search's own triad check sees it, and the nodes above it
         // are squeezed too, back to the root.
-        let mut boxes = GivenBoxes([0; 3]);
-        let board = Board::from_givens(&squeezed, &mut boxes).unwrap();
+        let (board, boxes) = Board::from_givens(&squeezed).unwrap();
         assert!(board.givens_overfill_a_triad(&boxes));
         let search = |budget| {
             count_solutions(
