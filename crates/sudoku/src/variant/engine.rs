@@ -249,8 +249,9 @@ impl Pending {
 
     /// Moves the changed cells to the groups they belong to (`groups_of`, a bit set of
     /// `self.for_singles.len()` words a cell), for every rule on groups.
-    // Out of line, as are the other steps of a node it calls: all inlined into `propagate`
-    // and `run`, they cost the generated 16x16 set 2.6% more instructions (BENCHMARKS.md).
+    // Out of line, as are the other steps of a node (`branching`, `locked_candidates_in`,
+    // `all_different`): all inlined into `propagate` and `run`, they cost the generated 16x16
+    // set 2.6% more instructions (BENCHMARKS.md).
     #[inline(never)]
     fn collect(&mut self, groups_of: &[u64]) {
         let words = self.for_singles.len();
@@ -674,8 +675,7 @@ impl<'a> Propagator<'a> {
     /// candidates and the digits to try there, one at a time. When no cell has two but a
     /// digit has only two places in a group, the branch is that digit in its first place,
     /// then not there (so in the other): two ways, as a pair of candidates would give.
-    // Out of line, as are the other steps of a node it calls: all inlined into `propagate`
-    // and `run`, they cost the generated 16x16 set 2.6% more instructions (BENCHMARKS.md).
+    // Out of line: see `Pending::collect` for why.
     #[inline(never)]
     fn branching(&self, domains: &[u32], failures: &[u32]) -> Option<(usize, u32)> {
         // Fewest candidates first; among equals, the cell whose candidates have failed most
@@ -932,8 +932,7 @@ impl<'a> Propagator<'a> {
         )
     }
 
-    // Out of line, as are the other steps of a node it calls: all inlined into `propagate`
-    // and `run`, they cost the generated 16x16 set 2.6% more instructions (BENCHMARKS.md).
+    // Out of line: see `Pending::collect` for why.
     #[inline(never)]
     fn locked_candidates_in(
         &self,
@@ -976,8 +975,7 @@ impl<'a> Propagator<'a> {
 /// graph (one strongly connected component). It sees every naked and hidden subset of the
 /// group at once. `mates` holds the digit of each cell in the group's last matching, which
 /// this one starts from and replaces. Whether anything was removed.
-// Out of line, as are the other steps of a node it calls: all inlined into `propagate`
-// and `run`, they cost the generated 16x16 set 2.6% more instructions (BENCHMARKS.md).
+// Out of line: see `Pending::collect` for why.
 #[inline(never)]
 fn all_different(
     cells: &[usize],
