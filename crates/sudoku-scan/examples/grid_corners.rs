@@ -27,7 +27,7 @@ fn main() {
             (0..81)
                 .filter(|&cell| {
                     let digit = match truth[cell] {
-                        Class::Empty => None,
+                        Class::Empty | Class::Marks => None,
                         Class::Printed(digit) | Class::Handwritten(digit) => Some(digit),
                     };
                     board[cell].digit != digit

@@ -85,6 +85,7 @@ fn main() {
             let net_right = Class::from_index(first) == truth[cell];
             let cause = match (truth[cell], read.kind, read.digit) {
                 (Class::Empty, Kind::Empty, None) => None,
+                (Class::Empty, Kind::Candidates, None) => Some("empty read as pencil marks"),
                 (Class::Empty, _, _) => Some("empty read as a digit"),
                 (Class::Printed(_), _, None) => Some("given missed (read empty)"),
                 (Class::Handwritten(_), _, None) => Some("entry missed (read empty)"),
@@ -166,5 +167,6 @@ fn label(index: usize) -> String {
         Class::Empty => "e".into(),
         Class::Printed(d) => format!("p{d}"),
         Class::Handwritten(d) => format!("h{d}"),
+        Class::Marks => "m".into(),
     }
 }

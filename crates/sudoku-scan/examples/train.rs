@@ -13,6 +13,10 @@
 
 #[path = "common/dataset.rs"]
 mod dataset;
+#[path = "common/pencil.rs"]
+mod pencil;
+#[path = "common/random.rs"]
+mod random;
 
 use std::path::Path;
 
@@ -24,6 +28,9 @@ use imageproc::drawing::draw_text_mut;
 use imageproc::filter::gaussian_blur_f32;
 use sudoku::variant::Rules;
 use sudoku_print::{BoardPicture, Show, sheet_svg, svg_to_png};
+
+use pencil::{Glyphs, Hand, draw_marks, lay_into_warped};
+use random::Random;
 use sudoku_scan::{
     CELL_SIDE, CellNet, Class, Limits, cell_inputs, decode, find_grid, warp_grid, working_image,
 };
@@ -43,6 +50,8 @@ const FONTS: &[&str] = &[
 ];
 const RENDERED_GRIDS: usize = 200;
 const DRAWN_SHEETS: usize = 240;
+/// Sheets drawn with pencil marks, after the others.
+const MARKED_SHEETS: usize = 80;
 /// The share of empty cells kept: they outnumber the digits three to one.
 const EMPTY_KEPT: f64 = 0.3;
 
@@ -103,32 +112,6 @@ fn augment(input: &[f32; CELL_SIDE * CELL_SIDE], random: &mut Random) -> Vec<f32
     out
 }
 
-/// `SplitMix64`: a seeded stream with no dependency.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1_u64 << 53) as f64
-    }
-    fn range(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * self.unit()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.unit().max(1e-12), self.unit());
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-}
-
 type Sample = ([f32; CELL_SIDE * CELL_SIDE], u32);
 
 fn push_grid(
@@ -156,7 +139,10 @@ fn jitter(corners: &[(f32, f32); 4], random: &mut Random) -> [(f32, f32); 4] {
     })
 }
 
-fn photo_samples(samples: &mut Vec<Sample>, random: &mut Random) {
+/// The cells of the training photos, and each photo's grid warped along its first outline
+/// with what its cells hold, for the pencil marks drawn into them.
+fn photo_samples(samples: &mut Vec<Sample>, random: &mut Random) -> Vec<(GrayImage, [Class; 81])> {
+    let mut warps = Vec::new();
     let root = dataset::root();
     let outlines = dataset::outlines(&root);
     // While training options are compared, one photo in five is left for measuring them.
@@ -187,8 +173,12 @@ fn photo_samples(samples: &mut Vec<Sample>, random: &mut Random) {
                     outlines_of_photo.push(truth.map(|(x, y)| (x / scale, y / scale)));
                 }
             }
-            for corners in &outlines_of_photo {
-                push_grid(samples, &warp_grid(&working, corners), &classes, random);
+            for (index, corners) in outlines_of_photo.iter().enumerate() {
+                let warped = warp_grid(&working, corners);
+                push_grid(samples, &warped, &classes, random);
+                if index == 0 {
+                    warps.push((warped, classes));
+                }
                 push_grid(
                     samples,
                     &warp_grid(&working, &jitter(corners, random)),
@@ -202,10 +192,11 @@ fn photo_samples(samples: &mut Vec<Sample>, random: &mut Random) {
             photos.len()
         );
     }
+    warps
 }
 
-/// A grid of printed digits in a random font, drawn straight, then blurred and noised.
-fn rendered_samples(samples: &mut Vec<Sample>, random: &mut Random) {
+/// The faces of [`FONTS`] that are installed.
+fn faces() -> Vec<FontVec> {
     let fonts: Vec<FontVec> = FONTS
         .iter()
         .filter_map(|path| std::fs::read(path).ok())
@@ -215,6 +206,11 @@ fn rendered_samples(samples: &mut Vec<Sample>, random: &mut Random) {
         !fonts.is_empty(),
         "no font of the list is installed (apt-get install fonts-dejavu-core fonts-liberation)"
     );
+    fonts
+}
+
+/// A grid of printed digits in a random font, drawn straight, then blurred and noised.
+fn rendered_samples(samples: &mut Vec<Sample>, fonts: &[FontVec], random: &mut Random) {
     let cell = CELL_SIDE as i32;
     for _ in 0..RENDERED_GRIDS {
         let paper = random.range(150.0, 250.0) as u8;
@@ -266,10 +262,12 @@ fn rendered_samples(samples: &mut Vec<Sample>, random: &mut Random) {
 }
 
 /// A sheet of random givens drawn by `sudoku-print` as `/render` draws it, at a random width,
-/// cut along the grid the scanner finds there (and jittered), as a scan would see it.
+/// cut along the grid the scanner finds there (and jittered), as a scan would see it; in the
+/// last [`MARKED_SHEETS`], pencil marks in most open cells, as the renderer draws them.
 fn sheet_samples(samples: &mut Vec<Sample>, random: &mut Random) {
     let mut found = 0;
-    for _ in 0..DRAWN_SHEETS {
+    for sheet in 0..DRAWN_SHEETS + MARKED_SHEETS {
+        let marked = sheet >= DRAWN_SHEETS;
         let density = random.range(0.2, 0.6);
         let givens: Vec<u8> = (0..81)
             .map(|_| {
@@ -280,7 +278,18 @@ fn sheet_samples(samples: &mut Vec<Sample>, random: &mut Random) {
                 }
             })
             .collect();
+        let candidates: Vec<u32> = givens
+            .iter()
+            .map(|&given| {
+                if marked && given == 0 && random.unit() < 0.7 {
+                    u32::from(mark_digits(random))
+                } else {
+                    0
+                }
+            })
+            .collect();
         let classes: [Class; 81] = std::array::from_fn(|index| match givens[index] {
+            0 if candidates[index] != 0 => Class::Marks,
             0 => Class::Empty,
             digit => Class::Printed(digit),
         });
@@ -288,7 +297,7 @@ fn sheet_samples(samples: &mut Vec<Sample>, random: &mut Random) {
             size: 9,
             givens,
             entries: Vec::new(),
-            candidates: Vec::new(),
+            candidates,
             rules: Rules::default(),
         };
         let width = 240 + random.below(1200) as u32;
@@ -308,7 +317,92 @@ fn sheet_samples(samples: &mut Vec<Sample>, random: &mut Random) {
             random,
         );
     }
-    eprintln!("drawn sheets: {DRAWN_SHEETS}, the grid found in {found}");
+    eprintln!(
+        "drawn sheets: {}, the grid found in {found}",
+        DRAWN_SHEETS + MARKED_SHEETS
+    );
+}
+
+/// A random set of a cell's pencil marks (bits 1 to 9): most often two to five digits.
+fn mark_digits(random: &mut Random) -> u16 {
+    const WEIGHTS: [f64; 9] = [0.05, 0.2, 0.2, 0.16, 0.12, 0.1, 0.08, 0.05, 0.04];
+    let mut pick = random.unit();
+    let mut count = 9;
+    for (index, weight) in WEIGHTS.iter().enumerate() {
+        if pick < *weight {
+            count = index + 1;
+            break;
+        }
+        pick -= weight;
+    }
+    let mut digits: Vec<u16> = (1..=9).collect();
+    for i in (1..digits.len()).rev() {
+        digits.swap(i, random.below(i + 1));
+    }
+    digits[..count]
+        .iter()
+        .fold(0, |bits, digit| bits | 1 << digit)
+}
+
+/// Pencil marks drawn into the open cells of the training photos' warped grids, in one hand
+/// a photo: a face of [`FONTS`] or the photos' own handwritten digits made small, of a random
+/// height, darkness and layout; each marked cell a sample of [`Class::Marks`].
+fn marked_photo_samples(
+    samples: &mut Vec<Sample>,
+    warps: &[(GrayImage, [Class; 81])],
+    fonts: &[FontVec],
+    random: &mut Random,
+) {
+    let mut handwritten: [Vec<[f32; CELL_SIDE * CELL_SIDE]>; 9] = Default::default();
+    for (input, class) in samples.iter() {
+        if let Class::Handwritten(digit) = Class::from_index(*class as usize) {
+            handwritten[usize::from(digit - 1)].push(*input);
+        }
+    }
+    let mut marked = 0;
+    for (warped, classes) in warps {
+        let glyphs = if random.unit() < 0.5 {
+            Glyphs::Hand(&handwritten)
+        } else {
+            Glyphs::Face(&fonts[random.below(fonts.len())])
+        };
+        let hand = Hand {
+            glyphs,
+            height: random.range(0.18, 0.32),
+            keypad: random.unit() < 0.7,
+            strength: random.range(0.35, 1.0),
+        };
+        let mut levels: Vec<u8> = warped.pixels().map(|pixel| pixel[0]).collect();
+        levels.sort_unstable();
+        let ink = f32::from(levels[levels.len() / 50]);
+        let mut drawn = warped.clone();
+        let mut marks = [Class::Empty; 81];
+        for (cell, class) in classes.iter().enumerate() {
+            if *class != Class::Empty || random.unit() > 0.5 {
+                continue;
+            }
+            let raster = draw_marks(mark_digits(random), &hand, random);
+            lay_into_warped(
+                &mut drawn,
+                cell,
+                &raster,
+                CELL_SIDE as u32,
+                ink,
+                hand.strength,
+            );
+            marks[cell] = Class::Marks;
+            marked += 1;
+        }
+        for (input, class) in cell_inputs(&drawn).into_iter().zip(marks) {
+            if class == Class::Marks {
+                samples.push((input, class.index() as u32));
+            }
+        }
+    }
+    eprintln!(
+        "pencil marks drawn into {marked} cells of {} photos",
+        warps.len()
+    );
 }
 
 /// Starts every weight from the seed (candle's own CPU start cannot be seeded): uniform in
@@ -342,9 +436,11 @@ fn main() -> candle_core::Result<()> {
         .map_or(4, |text| text.parse().expect("EPOCHS is a number"));
     let mut random = Random(SEED);
     let mut samples = Vec::new();
-    photo_samples(&mut samples, &mut random);
-    rendered_samples(&mut samples, &mut random);
+    let fonts = faces();
+    let warps = photo_samples(&mut samples, &mut random);
+    rendered_samples(&mut samples, &fonts, &mut random);
     sheet_samples(&mut samples, &mut random);
+    marked_photo_samples(&mut samples, &warps, &fonts, &mut random);
     let mut counts = [0_usize; sudoku_scan::CLASSES];
     for (_, class) in &samples {
         counts[*class as usize] += 1;
@@ -371,7 +467,9 @@ fn main() -> candle_core::Result<()> {
             // an epoch, differently distorted.
             order.clear();
             for (index, (_, class)) in samples.iter().enumerate() {
-                let copies = if *class >= 10 { 2 } else { 1 };
+                let handwritten =
+                    matches!(Class::from_index(*class as usize), Class::Handwritten(_));
+                let copies = if handwritten { 2 } else { 1 };
                 order.extend(std::iter::repeat_n(index, copies));
             }
         }

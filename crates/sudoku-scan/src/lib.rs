@@ -21,7 +21,7 @@ pub use decode::{Limits, Photo, decode, decode_photo};
 pub use error::ScanError;
 pub use grid::{Corners, find_grid};
 pub use ink::ink_colours;
-pub use model::{CELL_SIDE, CLASSES, CellNet, Class, WIDTH};
+pub use model::{CELL_SIDE, CLASSES, CellNet, Class, MARKS, WIDTH};
 pub use reading::{Cell, Kind, read_board, read_board_with_ink};
 pub use warp::{cell_inputs, warp_grid, working_image};
 
@@ -58,9 +58,9 @@ impl Scan {
 
 /// The cells of a grid from the network's `probabilities` for them, their `inputs` (the ink
 /// the network saw) and the colour of their ink ([`ink_colours`]): the digits by
-/// [`read_board_with_ink`], where a cell whose ink is pencil marks (several small strokes
-/// and none of a digit's height) holds no digit for the rules and reads as
-/// [`Kind::Candidates`]: the network, which never saw marks, takes them for a digit.
+/// [`read_board_with_ink`], where a cell the network reads as pencil marks, or whose ink
+/// has their shape (several small strokes and none of a digit's height), holds no digit for
+/// the rules and reads as [`Kind::Candidates`].
 ///
 /// # Panics
 /// If the three do not hold 81 cells each.
@@ -70,21 +70,14 @@ pub fn read_cells(
     inks: &[Option<[f32; 2]>],
 ) -> Vec<Cell> {
     assert_eq!(inputs.len(), 81, "a board has 81 cells");
-    let marked: Vec<bool> = inputs.iter().map(marks::is_pencil_marks).collect();
     let mut probabilities = probabilities.to_vec();
-    for (p, &marked) in probabilities.iter_mut().zip(&marked) {
-        if marked {
+    for (p, input) in probabilities.iter_mut().zip(inputs) {
+        if marks::is_pencil_marks(input) {
             *p = [0.0; CLASSES];
-            p[0] = 1.0;
+            p[MARKS] = 1.0;
         }
     }
-    let mut cells = read_board_with_ink(&probabilities, inks);
-    for (cell, marked) in cells.iter_mut().zip(marked) {
-        if marked {
-            cell.kind = Kind::Candidates;
-        }
-    }
-    cells
+    read_board_with_ink(&probabilities, inks)
 }
 
 /// A scanner: the cell classifier, loaded once and shared by every scan.

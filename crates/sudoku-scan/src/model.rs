@@ -12,8 +12,11 @@ use candle_nn::{Conv2d, Conv2dConfig, Linear, VarBuilder, conv2d, linear};
 /// The side of a cell, in pixels, as the network sees it.
 pub const CELL_SIDE: usize = 32;
 
-/// How many classes a cell falls in: empty, printed 1-9, handwritten 1-9.
-pub const CLASSES: usize = 19;
+/// How many classes a cell falls in: empty, printed 1-9, handwritten 1-9, pencil marks.
+pub const CLASSES: usize = 20;
+
+/// The output index of [`Class::Marks`].
+pub const MARKS: usize = 19;
 
 /// What a cell holds, as the network tells them apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +27,8 @@ pub enum Class {
     Printed(u8),
     /// A handwritten digit (a player's entry).
     Handwritten(u8),
+    /// Small pencil marks (a player's candidates) and no digit.
+    Marks,
 }
 
 impl Class {
@@ -32,6 +37,7 @@ impl Class {
         match index {
             0 => Self::Empty,
             1..=9 => Self::Printed(index as u8),
+            MARKS => Self::Marks,
             _ => Self::Handwritten((index - 9) as u8),
         }
     }
@@ -42,6 +48,7 @@ impl Class {
             Self::Empty => 0,
             Self::Printed(digit) => usize::from(digit),
             Self::Handwritten(digit) => 9 + usize::from(digit),
+            Self::Marks => MARKS,
         }
     }
 }

@@ -4,6 +4,7 @@
 use sudoku::{Grid, Solver, Verdict};
 
 use crate::CLASSES;
+use crate::model::MARKS;
 
 /// What a cell was read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,12 +84,13 @@ pub fn read_board_with_ink(
     assert_eq!(probabilities.len(), 81, "a board has 81 cells");
     assert_eq!(inks.len(), 81, "a board has 81 cells");
     let handwriting = handwriting_by_ink(probabilities, inks);
-    // The probability of "empty" and of each digit, printed or handwritten.
+    // The probability of no digit (empty, or pencil marks) and of each digit, printed or
+    // handwritten.
     let labels: Vec<[f32; 10]> = probabilities
         .iter()
         .map(|p| {
             let mut label = [0.0; 10];
-            label[0] = p[0];
+            label[0] = p[0] + p[MARKS];
             for digit in 1..=9 {
                 label[digit] = p[digit] + p[9 + digit];
             }
@@ -191,7 +193,8 @@ fn most_likely_valid(labels: &[[f32; 10]], prior: Option<&Prior>) -> Option<(f64
 
 /// The cells of a reading: each digit's kind is the more likely of printed and handwritten
 /// by the network's odds times the ink's (`handwriting`, in nats), its confidence the
-/// network's probability of the label.
+/// network's probability of the label; a cell without a digit holds pencil marks when the
+/// network finds them likelier than an empty cell, with their probability as confidence.
 fn cells_of(
     probabilities: &[[f32; CLASSES]],
     labels: &[[f32; 10]],
@@ -204,6 +207,7 @@ fn cells_of(
         .map(|(index, &label)| {
             let p = &probabilities[index];
             let (kind, digit) = match label {
+                0 if p[MARKS] > p[0] => (Kind::Candidates, None),
                 0 => (Kind::Empty, None),
                 digit => {
                     let d = usize::from(digit);
@@ -222,7 +226,12 @@ fn cells_of(
                 col: (index % 9) as u8,
                 kind,
                 digit,
-                confidence: labels[index][usize::from(label)].clamp(0.0, 1.0),
+                confidence: match kind {
+                    Kind::Candidates => p[MARKS],
+                    Kind::Empty => p[0],
+                    Kind::Given | Kind::Entry => labels[index][usize::from(label)],
+                }
+                .clamp(0.0, 1.0),
             }
         })
         .collect()
@@ -260,7 +269,7 @@ fn handwriting_by_ink(probabilities: &[[f32; CLASSES]], inks: &[Option<[f32; 2]>
         let digit = (1..=9)
             .max_by(|&a, &b| (p[a] + p[9 + a]).total_cmp(&(p[b] + p[9 + b])))
             .unwrap_or(1);
-        if p[0] > p[digit] + p[9 + digit] {
+        if p[0] + p[MARKS] > p[digit] + p[9 + digit] {
             continue;
         }
         let odds = log_odds(p[9 + digit], p[digit]);
@@ -450,6 +459,28 @@ mod tests {
         assert_eq!((board[0].kind, board[0].digit), (Kind::Given, Some(3)));
         assert_eq!((board[80].kind, board[80].digit), (Kind::Entry, Some(4)));
         assert_eq!((board[40].kind, board[40].digit), (Kind::Empty, None));
+    }
+
+    #[test]
+    fn pencil_marks_hold_no_digit_and_a_digit_they_block_stands_elsewhere() {
+        let mut cells = vec![certain(0); 81];
+        cells[0] = certain(7);
+        // Marks that look a little like a 7: the cell holds no digit, so the row's 7 stays.
+        let mut marks = [0.0; CLASSES];
+        marks[MARKS] = 0.6;
+        marks[9 + 7] = 0.3;
+        marks[0] = 0.1;
+        cells[1] = marks;
+        // A digit the network finds likelier than marks is read as the digit.
+        let mut digit = [0.0; CLASSES];
+        digit[9 + 2] = 0.55;
+        digit[MARKS] = 0.45;
+        cells[2] = digit;
+        let board = read_board(&cells);
+        assert_eq!((board[1].kind, board[1].digit), (Kind::Candidates, None));
+        assert!((board[1].confidence - 0.6).abs() < 1e-6);
+        assert_eq!((board[2].kind, board[2].digit), (Kind::Entry, Some(2)));
+        assert_eq!((board[3].kind, board[3].digit), (Kind::Empty, None));
     }
 
     /// The classic puzzle's givens printed, and the digits of its solution.

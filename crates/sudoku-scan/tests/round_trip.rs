@@ -3,6 +3,13 @@
 //! from a thumbnail to a print. The boards are committed puzzles the classifier never saw
 //! (its drawn sheets hold random digits); every hundredth of the set is taken.
 
+#[path = "../examples/common/dataset.rs"]
+mod dataset;
+#[path = "../examples/common/pencil.rs"]
+mod pencil;
+#[path = "../examples/common/random.rs"]
+mod random;
+
 use sudoku::variant::Rules;
 use sudoku_print::{BoardPicture, Show, sheet_svg, svg_to_png};
 use sudoku_scan::{Kind, Limits, Scanner};
@@ -57,19 +64,6 @@ fn every_sheet_drawn_by_the_renderer_scans_back_to_its_givens() {
     assert!(misread.is_empty(), "{}", misread.join("\n"));
 }
 
-/// The digits no given of a cell's row, column or box holds, as bits 1 to 9.
-fn open_digits(givens: &[u8], cell: usize) -> u32 {
-    let (row, col) = (cell / 9, cell % 9);
-    let mut left = 0b11_1111_1110;
-    for (other, &given) in givens.iter().enumerate() {
-        let (r, c) = (other / 9, other % 9);
-        if r == row || c == col || (r / 3, c / 3) == (row / 3, col / 3) {
-            left &= !(1 << given);
-        }
-    }
-    left
-}
-
 /// Over every 2,000th diabolical board drawn at four widths with pencil marks in its open
 /// cells of three or more candidates: the cells of marks, those read as candidates, the other
 /// cells read as candidates, and the sheets whose givens read right. Pinned: a change to the
@@ -87,7 +81,7 @@ fn pencil_marks_drawn_in_a_sheet_mostly_scan_as_candidates_and_nothing_else_does
             .collect();
         // Marks in the empty cells with three or more digits open: fewer are not told from specks.
         let candidates: Vec<u32> = (0..81)
-            .map(|cell| match open_digits(&givens, cell) {
+            .map(|cell| match u32::from(pencil::open_digits(&givens, cell)) {
                 marks if givens[cell] == 0 && marks.count_ones() >= 3 => marks,
                 _ => 0,
             })
