@@ -51,7 +51,7 @@ fn sheets(net: &CellNet) -> Vec<pencil::MarksTally> {
         .lines()
         .filter(|line| line.len() >= 81 && !line.starts_with('#'))
         .step_by(2000);
-    let mut tallies = vec![(0, 0, 0, 0, 0); 2];
+    let mut tallies = vec![(0, 0, 0, 0, 0, 0); 2];
     for puzzle in puzzles {
         let givens: Vec<u8> = puzzle[..81]
             .bytes()
@@ -85,8 +85,9 @@ fn sheets(net: &CellNet) -> Vec<pencil::MarksTally> {
                     if marks != 0 {
                         tally.2 += 1;
                         tally.3 += usize::from(as_marks);
+                        tally.4 += usize::from(read.digit.is_some());
                     } else {
-                        tally.4 += usize::from(as_marks);
+                        tally.5 += usize::from(as_marks);
                     }
                 }
             }
@@ -102,9 +103,9 @@ fn main() {
         None => CellNet::committed(),
     };
     println!(
-        "| set | reading | images | givens right | cells of marks | read as candidates | other cells read as candidates |"
+        "| set | reading | images | givens right | cells of marks | read as candidates | read as a digit | other cells read as candidates |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for set in args {
         let tallies = if set == "sheets" {
             sheets(&net)
@@ -116,11 +117,11 @@ fn main() {
                 |bytes| readings(&net, bytes).0,
             )
         };
-        for (way, (count, right, marked, found, false_marks)) in
+        for (way, (count, right, marked, found, as_digit, false_marks)) in
             ["network and shape", "network alone"].iter().zip(tallies)
         {
             println!(
-                "| {set} | {way} | {count} | {right} ({:.1}%) | {marked} | {found} ({:.1}%) | {false_marks} |",
+                "| {set} | {way} | {count} | {right} ({:.1}%) | {marked} | {found} ({:.1}%) | {as_digit} | {false_marks} |",
                 100.0 * right as f64 / count as f64,
                 100.0 * found as f64 / marked.max(1) as f64
             );

@@ -22,4 +22,4 @@ fn the_v2_test_split_with_pencil_marks_reads_as_pinned() {
     );
 }
 
-const PINNED_V2_TEST_WITH_MARKS: (usize, usize, usize, usize, usize) = (40, 0, 0, 0, 0);
+const PINNED_V2_TEST_WITH_MARKS: (usize, usize, usize, usize, usize, usize) = (40, 0, 0, 0, 0, 0);

@@ -308,9 +308,10 @@ pub(crate) fn photo_with_marks(
     (bytes, marks)
 }
 
-/// Photos, grids whose givens all read right with no entry read, cells of marks, those read
-/// as candidates, other cells read as candidates.
-pub(crate) type MarksTally = (usize, usize, usize, usize, usize);
+/// Photos, grids whose givens all read right and no other digit (as `scan_eval` counts a v2
+/// grid right), cells of marks, those read
+/// as candidates, those read as a digit, other cells read as candidates.
+pub(crate) type MarksTally = (usize, usize, usize, usize, usize, usize);
 
 /// The photos (of v2 splits) with pencil marks drawn in along the grid the scanner finds in
 /// each, read by the scanner.
@@ -340,12 +341,12 @@ pub(crate) fn tally_with_marks(
             photo_with_marks(&image, &photo.digits, &corners(&bytes), &faces, &mut random);
         let givens = photo.givens.expect("a v2 photo's digits are its givens");
         let readings = read(&with_marks);
-        tallies.resize(readings.len(), (0, 0, 0, 0, 0));
+        tallies.resize(readings.len(), (0, 0, 0, 0, 0, 0));
         for (tally, cells) in tallies.iter_mut().zip(readings) {
-            let givens_right = cells.iter().enumerate().all(|(cell, read)| {
-                let expected = (givens[cell] != 0).then_some(givens[cell]);
-                read.digit == expected && (expected.is_none() || read.kind == Kind::Given)
-            });
+            let givens_right = cells
+                .iter()
+                .zip(givens)
+                .all(|(read, given)| read.digit == (given != 0).then_some(given));
             tally.0 += 1;
             tally.1 += usize::from(givens_right);
             for (cell, read) in cells.iter().enumerate() {
@@ -353,8 +354,9 @@ pub(crate) fn tally_with_marks(
                 if marks[cell] != 0 {
                     tally.2 += 1;
                     tally.3 += usize::from(as_marks);
+                    tally.4 += usize::from(read.digit.is_some());
                 } else {
-                    tally.4 += usize::from(as_marks);
+                    tally.5 += usize::from(as_marks);
                 }
             }
         }
