@@ -4,7 +4,7 @@
 //! by a small convolutional network, and the digits are chosen as the most likely reading
 //! that breaks no rule of Sudoku, with the solution of the puzzle read as a prior; the
 //! colour of each cell's ink helps tell a player's pen from the print, and cells of pencil
-//! marks are told by the shape of their ink.
+//! marks are told by the network (a class of their own) and by the shape of their ink.
 //!
 //! The crate is pure and synchronous: bytes in, a [`Scan`] out.
 

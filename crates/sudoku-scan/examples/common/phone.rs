@@ -12,15 +12,25 @@ use crate::dataset;
 /// A 4:3 phone photo of 12.2 megapixels (4032 x 3024, the common main camera).
 pub(crate) const PHONE_SIZE: (u32, u32) = (4032, 3024);
 
-/// A committed training photo enlarged to 12 MP as a phone would take it: seen at an angle
-/// (a perspective tilt), a shadow falling across it, sensor grain, JPEG at quality 90. Its
-/// givens as a line, to check the reading.
-pub(crate) fn phone_photo(root: &std::path::Path) -> (Vec<u8>, String) {
-    let photo = dataset::split(root, "v2_train")
+/// The committed training photo the phone photo is made from.
+pub(crate) fn source_photo(root: &std::path::Path) -> dataset::Photo {
+    dataset::split(root, "v2_train")
         .into_iter()
         .next()
-        .expect("the training split has photos");
-    let givens: String = photo
+        .expect("the training split has photos")
+}
+
+/// A committed training photo enlarged to 12 MP as a phone would take it (see
+/// [`as_phone_photo`]), and its givens as a line, to check the reading.
+pub(crate) fn phone_photo(root: &std::path::Path) -> (Vec<u8>, String) {
+    let photo = source_photo(root);
+    let source = image::open(&photo.path).unwrap().to_rgb8();
+    (as_phone_photo(&source), givens_line(&photo))
+}
+
+/// A photo's givens as an 81-character line, `.` for none.
+pub(crate) fn givens_line(photo: &dataset::Photo) -> String {
+    photo
         .givens
         .unwrap()
         .iter()
@@ -31,8 +41,12 @@ pub(crate) fn phone_photo(root: &std::path::Path) -> (Vec<u8>, String) {
                 char::from(b'0' + digit)
             }
         })
-        .collect();
-    let source = image::open(&photo.path).unwrap().to_rgb8();
+        .collect()
+}
+
+/// A photo enlarged to 12 MP as a phone would take it: seen at an angle (a perspective
+/// tilt), a shadow falling across it, sensor grain, JPEG at quality 90.
+pub(crate) fn as_phone_photo(source: &RgbImage) -> Vec<u8> {
     let (width, height) = PHONE_SIZE;
     let (sw, sh) = (source.width() as f32, source.height() as f32);
     let (w, h) = (width as f32, height as f32);
@@ -71,5 +85,5 @@ pub(crate) fn phone_photo(root: &std::path::Path) -> (Vec<u8>, String) {
     JpegEncoder::new_with_quality(&mut Cursor::new(&mut bytes), 90)
         .encode_image(&shaded)
         .unwrap();
-    (bytes, givens)
+    bytes
 }
