@@ -139,8 +139,8 @@ fn jitter(corners: &[(f32, f32); 4], random: &mut Random) -> [(f32, f32); 4] {
     })
 }
 
-/// The cells of the training photos, and each photo's grid warped along each outline with
-/// what its cells hold, for the pencil marks drawn into them.
+/// The cells of the training photos, and each photo's grid warped along its first outline
+/// with what its cells hold, for the pencil marks drawn into them.
 fn photo_samples(samples: &mut Vec<Sample>, random: &mut Random) -> Vec<(GrayImage, [Class; 81])> {
     let mut warps = Vec::new();
     let root = dataset::root();
@@ -173,10 +173,12 @@ fn photo_samples(samples: &mut Vec<Sample>, random: &mut Random) -> Vec<(GrayIma
                     outlines_of_photo.push(truth.map(|(x, y)| (x / scale, y / scale)));
                 }
             }
-            for corners in &outlines_of_photo {
+            for (index, corners) in outlines_of_photo.iter().enumerate() {
                 let warped = warp_grid(&working, corners);
                 push_grid(samples, &warped, &classes, random);
-                warps.push((warped, classes));
+                if index == 0 {
+                    warps.push((warped, classes));
+                }
                 push_grid(
                     samples,
                     &warp_grid(&working, &jitter(corners, random)),
@@ -366,7 +368,7 @@ fn marked_photo_samples(
         };
         let hand = Hand {
             glyphs,
-            height: random.range(0.16, 0.28),
+            height: random.range(0.18, 0.32),
             keypad: random.unit() < 0.7,
             strength: random.range(0.35, 1.0),
         };
