@@ -24,4 +24,5 @@ fn the_v2_test_split_with_pencil_marks_reads_as_pinned() {
     );
 }
 
-const PINNED_V2_TEST_WITH_MARKS: (usize, usize, usize, usize, usize, usize) = (40, 37, 1997, 1759, 11, 8);
+const PINNED_V2_TEST_WITH_MARKS: (usize, usize, usize, usize, usize, usize) =
+    (40, 37, 1997, 1759, 11, 8);

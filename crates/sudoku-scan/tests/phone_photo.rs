@@ -46,11 +46,16 @@ fn the_12_megapixel_photo_with_pencil_marks_reads_its_givens_and_its_marks() {
     assert_eq!(scan.entries_line(), ".".repeat(81));
     let read_as_marks = |marked: bool| {
         (0..81)
-            .filter(|&cell| (marks[cell] != 0) == marked && scan.cells[cell].kind == Kind::Candidates)
+            .filter(|&cell| {
+                (marks[cell] != 0) == marked && scan.cells[cell].kind == Kind::Candidates
+            })
             .count()
     };
     let marked = marks.iter().filter(|&&open| open != 0).count();
-    assert_eq!((marked, read_as_marks(true), read_as_marks(false)), PINNED_MARKS);
+    assert_eq!(
+        (marked, read_as_marks(true), read_as_marks(false)),
+        PINNED_MARKS
+    );
 }
 
 /// Cells of marks, those read as candidates, other cells read as candidates.

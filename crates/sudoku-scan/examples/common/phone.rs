@@ -62,7 +62,7 @@ pub(crate) fn as_phone_photo(source: &RgbImage) -> Vec<u8> {
     let projection = Projection::from_control_points(from, to).expect("a proper quadrilateral");
     let mut tilted = RgbImage::new(width, height);
     warp_into(
-        &source,
+        source,
         &projection,
         Interpolation::Bilinear,
         Rgb([90, 85, 80]),
