@@ -15,11 +15,9 @@ mod pencil;
 #[path = "common/random.rs"]
 mod random;
 
-use sudoku::variant::Rules;
-use sudoku_print::{BoardPicture, Show, sheet_svg, svg_to_png};
 use sudoku_scan::{
-    Cell, CellNet, Kind, Limits, cell_inputs, decode_photo, find_grid, ink_colours,
-    read_board_with_ink, read_cells, warp_grid, working_image,
+    Cell, CellNet, Limits, cell_inputs, decode_photo, find_grid, ink_colours, read_board_with_ink,
+    read_cells, warp_grid, working_image,
 };
 
 /// Both readings of an image, and the grid's corners in its pixels.
@@ -57,39 +55,10 @@ fn sheets(net: &CellNet) -> Vec<pencil::MarksTally> {
             .bytes()
             .map(|c| if c.is_ascii_digit() { c - b'0' } else { 0 })
             .collect();
-        let candidates: Vec<u32> = (0..81)
-            .map(|cell| match pencil::open_digits(&givens, cell) {
-                open if givens[cell] == 0 && open.count_ones() >= 2 => u32::from(open),
-                _ => 0,
-            })
-            .collect();
-        let picture = BoardPicture {
-            size: 9,
-            givens: givens.clone(),
-            entries: Vec::new(),
-            candidates: candidates.clone(),
-            rules: Rules::default(),
-        };
         for width in [400, 640, 960, 1400] {
-            let png = svg_to_png(&sheet_svg(&picture, None, Show::Puzzle, None, width)).unwrap();
+            let (png, candidates) = pencil::sheet_with_marks(&givens, 2, width);
             for (tally, cells) in tallies.iter_mut().zip(readings(net, &png).0) {
-                tally.0 += 1;
-                tally.1 += usize::from(
-                    cells
-                        .iter()
-                        .zip(&givens)
-                        .all(|(read, &given)| read.digit == (given != 0).then_some(given)),
-                );
-                for (read, &marks) in cells.iter().zip(&candidates) {
-                    let as_marks = read.kind == Kind::Candidates;
-                    if marks != 0 {
-                        tally.2 += 1;
-                        tally.3 += usize::from(as_marks);
-                        tally.4 += usize::from(read.digit.is_some());
-                    } else {
-                        tally.5 += usize::from(as_marks);
-                    }
-                }
+                pencil::count_reading(tally, &cells, &givens, |cell| candidates[cell] != 0);
             }
         }
     }

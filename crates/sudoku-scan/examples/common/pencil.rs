@@ -324,6 +324,57 @@ pub(crate) fn scan_with_marks(scanner: &Scanner, photos: &[Photo]) -> MarksTally
     )[0]
 }
 
+/// Adds one reading of a grid with `givens` to `tally`, the cells for which `marked` holds
+/// being those drawn with marks.
+pub(crate) fn count_reading(
+    tally: &mut MarksTally,
+    cells: &[Cell],
+    givens: &[u8],
+    marked: impl Fn(usize) -> bool,
+) {
+    tally.0 += 1;
+    tally.1 += usize::from(
+        cells
+            .iter()
+            .zip(givens)
+            .all(|(read, &given)| read.digit == (given != 0).then_some(given)),
+    );
+    for (cell, read) in cells.iter().enumerate() {
+        let as_marks = read.kind == Kind::Candidates;
+        if marked(cell) {
+            tally.2 += 1;
+            tally.3 += usize::from(as_marks);
+            tally.4 += usize::from(read.digit.is_some());
+        } else {
+            tally.5 += usize::from(as_marks);
+        }
+    }
+}
+
+/// A sheet of `givens` drawn by the service's renderer `width` pixels wide, with pencil marks
+/// in each open cell of at least `least_marks` candidates, as a PNG; and those marks (bits 1
+/// to 9 a cell, 0 for none).
+pub(crate) fn sheet_with_marks(givens: &[u8], least_marks: u32, width: u32) -> (Vec<u8>, Vec<u32>) {
+    let candidates: Vec<u32> = (0..81)
+        .map(|cell| match u32::from(open_digits(givens, cell)) {
+            open if givens[cell] == 0 && open.count_ones() >= least_marks => open,
+            _ => 0,
+        })
+        .collect();
+    let picture = sudoku_print::BoardPicture {
+        size: 9,
+        givens: givens.to_vec(),
+        entries: Vec::new(),
+        candidates: candidates.clone(),
+        rules: sudoku::variant::Rules::default(),
+    };
+    let svg = sudoku_print::sheet_svg(&picture, None, sudoku_print::Show::Puzzle, None, width);
+    (
+        sudoku_print::svg_to_png(&svg).expect("a classic sheet draws"),
+        candidates,
+    )
+}
+
 /// [`scan_with_marks`] with the grid's corners found by `corners` and each photo with marks
 /// read by `read` in one or more ways: a tally for each way.
 pub(crate) fn tally_with_marks(
@@ -343,22 +394,7 @@ pub(crate) fn tally_with_marks(
         let readings = read(&with_marks);
         tallies.resize(readings.len(), (0, 0, 0, 0, 0, 0));
         for (tally, cells) in tallies.iter_mut().zip(readings) {
-            let givens_right = cells
-                .iter()
-                .zip(givens)
-                .all(|(read, given)| read.digit == (given != 0).then_some(given));
-            tally.0 += 1;
-            tally.1 += usize::from(givens_right);
-            for (cell, read) in cells.iter().enumerate() {
-                let as_marks = read.kind == Kind::Candidates;
-                if marks[cell] != 0 {
-                    tally.2 += 1;
-                    tally.3 += usize::from(as_marks);
-                    tally.4 += usize::from(read.digit.is_some());
-                } else {
-                    tally.5 += usize::from(as_marks);
-                }
-            }
+            count_reading(tally, &cells, &givens, |cell| marks[cell] != 0);
         }
     }
     tallies
