@@ -194,7 +194,8 @@ fn most_likely_valid(labels: &[[f32; 10]], prior: Option<&Prior>) -> Option<(f64
 /// The cells of a reading: each digit's kind is the more likely of printed and handwritten
 /// by the network's odds times the ink's (`handwriting`, in nats), its confidence the
 /// network's probability of the label; a cell without a digit holds pencil marks when the
-/// network finds them likelier than an empty cell, with their probability as confidence.
+/// network finds them likelier than an empty cell, and its confidence is that it holds no
+/// digit (empty or marks alike: what a player must check is whether a digit was missed).
 fn cells_of(
     probabilities: &[[f32; CLASSES]],
     labels: &[[f32; 10]],
@@ -226,12 +227,7 @@ fn cells_of(
                 col: (index % 9) as u8,
                 kind,
                 digit,
-                confidence: match kind {
-                    Kind::Candidates => p[MARKS],
-                    Kind::Empty => p[0],
-                    Kind::Given | Kind::Entry => labels[index][usize::from(label)],
-                }
-                .clamp(0.0, 1.0),
+                confidence: labels[index][usize::from(label)].clamp(0.0, 1.0),
             }
         })
         .collect()
@@ -478,7 +474,7 @@ mod tests {
         cells[2] = digit;
         let board = read_board(&cells);
         assert_eq!((board[1].kind, board[1].digit), (Kind::Candidates, None));
-        assert!((board[1].confidence - 0.6).abs() < 1e-6);
+        assert!((board[1].confidence - 0.7).abs() < 1e-6);
         assert_eq!((board[2].kind, board[2].digit), (Kind::Entry, Some(2)));
         assert_eq!((board[3].kind, board[3].digit), (Kind::Empty, None));
     }
