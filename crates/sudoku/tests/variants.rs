@@ -380,7 +380,7 @@ fn empty_boards_under_rules_blind_to_digits_are_decided_within_a_small_guess_bou
 
 #[test]
 fn gecode_25x25_boards_searched_with_lookahead_are_counted_exactly() {
-    // Boards above 16x16 probe every node and narrow it by what the probes show; the count
+    // Boards of 16x16 and above probe every node and narrow it by what the probes show; the count
     // must still be complete: one solution each, keeping the clues.
     let text = include_str!("../../../data/sizes/gecode_25x25");
     let boards: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();

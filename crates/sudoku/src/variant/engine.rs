@@ -480,7 +480,7 @@ impl<'a> Search<'a> {
         self.run(0)
     }
 
-    /// The lookahead of the node at `depth`, for boards above 16x16: each pair of placements
+    /// The lookahead of the node at `depth`, for boards of 16x16 and above: each pair of placements
     /// one of which holds (a cell's two candidates, a digit's two places in a group) has both
     /// tried and propagated by the singles alone (the full rules cost ten times as much); one
     /// that fails leaves the other, and every cell keeps only what one of the two left it,
