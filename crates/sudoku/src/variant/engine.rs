@@ -194,6 +194,15 @@ fn digits_in_two_places(cells: &[usize], domains: &[u32]) -> u32 {
     twice & !thrice
 }
 
+/// A pair of placements probed (see [`pair_key`]), its score and the placement to try first.
+type Probed = (u32, u32, (usize, u32));
+
+/// A number for a pair of placements, the same for the same pair.
+fn pair_key([(a, bit_a), (b, bit_b)]: [(usize, u32); 2]) -> u32 {
+    let placement = |cell: usize, bit: u32| cell as u32 * 32 + bit.trailing_zeros();
+    placement(a, bit_a) << 15 | placement(b, bit_b)
+}
+
 /// No candidate left somewhere: the node has no solution.
 struct Contradiction;
 
@@ -376,6 +385,10 @@ struct Search<'a> {
     lookahead: bool,
     /// The pairs of placements the probes of a node try (see [`Propagator::either_or`]).
     pairs: Vec<[(usize, u32); 2]>,
+    /// The pairs probed since the node's board last narrowed, and those of the pass before
+    /// (see [`Search::probe_pairs`]).
+    unchanged: Vec<Probed>,
+    carried: Vec<Probed>,
     /// Two boards for the probes of a pair's two placements, and the cells each changed.
     scratch: [Vec<u32>; 2],
     marks: [Vec<u64>; 2],
@@ -408,6 +421,8 @@ impl<'a> Search<'a> {
             budget,
             lookahead: false,
             pairs: Vec::new(),
+            unchanged: Vec::new(),
+            carried: Vec::new(),
             scratch: [Vec::new(), Vec::new()],
             marks: [Vec::new(), Vec::new()],
             node_places: Vec::new(),
@@ -497,11 +512,20 @@ impl<'a> Search<'a> {
         }
         let mut pairs = std::mem::take(&mut self.pairs);
         let mut places_stale = true;
+        // The pairs probed since the board last narrowed, with their scores: on the same
+        // board their probes would find the same, so the next pass takes them as they are
+        // until something narrows.
+        let mut unchanged = std::mem::take(&mut self.unchanged);
+        let mut carried = std::mem::take(&mut self.carried);
+        unchanged.clear();
         loop {
             let mut narrowed = false;
             let mut best: Option<(u32, usize, u32)> = None;
             self.pending.clear();
             pairs.clear();
+            std::mem::swap(&mut unchanged, &mut carried);
+            unchanged.clear();
+            carried.sort_unstable_by_key(|&(key, _, _)| key);
             self.rules.either_or(&self.frames[depth], &mut pairs);
             for &literals in &pairs {
                 let frame = &self.frames[depth];
@@ -511,6 +535,14 @@ impl<'a> Search<'a> {
                     .iter()
                     .any(|&(c, bit)| frame[c] & bit == 0 || frame[c].is_power_of_two())
                 {
+                    continue;
+                }
+                let key = pair_key(literals);
+                if let Ok(at) = carried.binary_search_by_key(&key, |&(key, _, _)| key) {
+                    let (_, score, first) = carried[at];
+                    if best.is_none_or(|(s, _, _)| score > s) {
+                        best = Some((score, first.0, first.1));
+                    }
                     continue;
                 }
                 if places_stale {
@@ -546,7 +578,7 @@ impl<'a> Search<'a> {
                 let [(cell_a, bit_a), (cell_b, bit_b)] = literals;
                 let changed = match alive {
                     [false, false] => {
-                        self.pairs = pairs;
+                        self.give_back(pairs, unchanged, carried);
                         return Err(Contradiction);
                     }
                     [true, false] => narrow(frame, cell_a, bit_a, &mut self.pending)?,
@@ -562,6 +594,7 @@ impl<'a> Search<'a> {
                         if best.is_none_or(|(s, _, _)| score > s) {
                             best = Some((score, first.0, first.1));
                         }
+                        unchanged.push((pair_key(literals), score, first));
                         let mut changed = false;
                         let [a, b] = &self.scratch;
                         let [marks_a, marks_b] = &mut self.marks;
@@ -578,6 +611,8 @@ impl<'a> Search<'a> {
                 if changed {
                     narrowed = true;
                     places_stale = true;
+                    unchanged.clear();
+                    carried.clear();
                     let result = self.rules.propagate(
                         frame,
                         &mut self.pending,
@@ -585,17 +620,29 @@ impl<'a> Search<'a> {
                         &mut self.mates,
                     );
                     if result.is_err() {
-                        self.pairs = pairs;
+                        self.give_back(pairs, unchanged, carried);
                         return Err(Contradiction);
                     }
                     self.pending.clear();
                 }
             }
             if !narrowed {
-                self.pairs = pairs;
+                self.give_back(pairs, unchanged, carried);
                 return Ok(best.map(|(_, cell, first)| (cell, first)));
             }
         }
+    }
+
+    /// Keeps the lookahead's lists for the next node, so that it allocates none.
+    fn give_back(
+        &mut self,
+        pairs: Vec<[(usize, u32); 2]>,
+        unchanged: Vec<Probed>,
+        carried: Vec<Probed>,
+    ) {
+        self.pairs = pairs;
+        self.unchanged = unchanged;
+        self.carried = carried;
     }
 
     fn run(&mut self, depth: usize) -> Result<(), BudgetExhausted> {
@@ -670,61 +717,91 @@ impl<'a> Propagator<'a> {
             .filter(|g| g.cells.len() == size)
             .map(|g| g.cells.as_slice())
             .collect();
-        let mut intersections = Vec::new();
-        let mut member = vec![usize::MAX; size * size];
-        for (i, first) in full_groups.iter().enumerate() {
-            for &cell in *first {
-                member[cell] = i;
-            }
-            for (j, second) in full_groups[i + 1..].iter().enumerate() {
-                let shared: Vec<usize> =
-                    second.iter().copied().filter(|&c| member[c] == i).collect();
-                if shared.len() < 2 || shared.len() == size {
-                    continue;
-                }
-                intersections.push(Intersection {
-                    groups: [i, i + 1 + j],
-                    only_first: first
-                        .iter()
-                        .copied()
-                        .filter(|c| !shared.contains(c))
-                        .collect(),
-                    only_second: second
-                        .iter()
-                        .copied()
-                        .filter(|c| !shared.contains(c))
-                        .collect(),
-                    shared,
-                });
+        let cells = size * size;
+        // Each cell's full groups and its place in each, by a counting sort on the cells.
+        let mut membership_start = vec![0u32; cells + 1];
+        for group in &full_groups {
+            for &cell in *group {
+                membership_start[cell + 1] += 1;
             }
         }
-        let group_words = full_groups.len().div_ceil(64);
-        let mut groups_of = vec![0u64; size * size * group_words];
-        for (g, cells) in full_groups.iter().enumerate() {
-            for &cell in *cells {
+        for cell in 0..cells {
+            membership_start[cell + 1] += membership_start[cell];
+        }
+        let mut memberships = vec![(0u16, 0u16); membership_start[cells] as usize];
+        let mut next: Vec<u32> = membership_start[..cells].to_vec();
+        for (group, members) in full_groups.iter().enumerate() {
+            for (place, &cell) in members.iter().enumerate() {
+                memberships[next[cell] as usize] = (group as u16, place as u16);
+                next[cell] += 1;
+            }
+        }
+        let groups_of_cell = |cell: usize| {
+            memberships[membership_start[cell] as usize..membership_start[cell + 1] as usize]
+                .iter()
+                .map(|&(group, _)| usize::from(group))
+        };
+        // The cells two groups share, counted from the cells' memberships rather than by
+        // testing every pair of groups cell by cell: set up once a request, that had cost
+        // a 16x16 more than its propagation from the givens.
+        let groups = full_groups.len();
+        let mut shared_count = vec![0u16; groups * groups];
+        for cell in 0..cells {
+            for first in groups_of_cell(cell) {
+                for second in groups_of_cell(cell).filter(|&second| second > first) {
+                    shared_count[first * groups + second] += 1;
+                }
+            }
+        }
+        let mut intersections = Vec::new();
+        let mut in_first = vec![false; cells];
+        let mut in_second = vec![false; cells];
+        for (i, first) in full_groups.iter().enumerate() {
+            for &cell in *first {
+                in_first[cell] = true;
+            }
+            for j in i + 1..groups {
+                let count = usize::from(shared_count[i * groups + j]);
+                if count < 2 || count == size {
+                    continue;
+                }
+                let second = full_groups[j];
+                for &cell in second {
+                    in_second[cell] = true;
+                }
+                let cells_where = |cells: &[usize], keep: &dyn Fn(usize) -> bool, count| {
+                    let mut kept = Vec::with_capacity(count);
+                    kept.extend(cells.iter().copied().filter(|&c| keep(c)));
+                    kept
+                };
+                intersections.push(Intersection {
+                    groups: [i, j],
+                    shared: cells_where(second, &|c| in_first[c], count),
+                    only_first: cells_where(first, &|c| !in_second[c], size - count),
+                    only_second: cells_where(second, &|c| !in_first[c], size - count),
+                });
+                for &cell in second {
+                    in_second[cell] = false;
+                }
+            }
+            for &cell in *first {
+                in_first[cell] = false;
+            }
+        }
+        let group_words = groups.div_ceil(64);
+        let mut groups_of = vec![0u64; cells * group_words];
+        for cell in 0..cells {
+            for g in groups_of_cell(cell) {
                 groups_of[cell * group_words + g / 64] |= 1 << (g % 64);
             }
         }
-        let mut of_cell: Vec<Vec<(u16, u16)>> = vec![Vec::new(); size * size];
-        for (group, cells) in full_groups.iter().enumerate() {
-            for (place, &cell) in cells.iter().enumerate() {
-                of_cell[cell].push((group as u16, place as u16));
-            }
-        }
-        let membership_start = std::iter::once(0)
-            .chain(of_cell.iter().scan(0u32, |end, list| {
-                *end += list.len() as u32;
-                Some(*end)
-            }))
-            .collect();
-        let memberships = of_cell.concat();
-        let mut seen = vec![usize::MAX; size * size];
-        let peers_in_groups = (0..size * size)
+        let mut seen = vec![usize::MAX; cells];
+        let peers_in_groups = (0..cells)
             .map(|cell| {
                 seen[cell] = cell;
                 let mut in_groups = 0;
-                for &(group, _) in &of_cell[cell] {
-                    for &other in full_groups[usize::from(group)] {
+                for group in groups_of_cell(cell) {
+                    for &other in full_groups[group] {
                         if seen[other] != cell {
                             seen[other] = cell;
                             in_groups += 1;
