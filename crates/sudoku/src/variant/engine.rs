@@ -101,6 +101,11 @@ pub fn count_variant_solutions(
 /// on one core and decide 8 of Gecode's 18 (400: 7 of 18, 0.8-1.1 s; 2,000: still 8).
 const PROBES_PER_GUESS: u64 = 800;
 
+/// The largest side whose lookahead probes cells of two candidates alone, not a digit's two
+/// places in a group as well: those pairs decide one more of Gecode's 25x25s (8 of 18 within
+/// 5,184 guesses, not 7) but cost the generated 16x16s and 20x20s a fifth more instructions.
+const DIGIT_PAIRS_ABOVE: usize = 20;
+
 /// The largest side searched without probing every node (see [`Search::probe_pairs`]).
 const LOOKAHEAD_ABOVE: usize = 15;
 
@@ -495,13 +500,14 @@ impl<'a> Search<'a> {
         self.run(0)
     }
 
-    /// The lookahead of the node at `depth`, for boards of 16x16 and above: each pair of placements
-    /// one of which holds (a cell's two candidates, a digit's two places in a group) has both
-    /// tried and propagated by the singles alone (the full rules cost ten times as much); one
-    /// that fails leaves the other, and every cell keeps only what one of the two left it,
-    /// until nothing changes. Then the branch, as the lookahead SAT solvers choose it: the
-    /// pair whose two tries removed the most candidates (the product, so both), its try that
-    /// removed fewer first (more room for a solution). `Err` when the node fails.
+    /// The lookahead of the node at `depth`, for boards of 16x16 and above: each pair of
+    /// placements one of which holds (a cell's two candidates; on 25x25s a digit's two places
+    /// in a group too) has both tried and propagated by the singles alone (the full rules
+    /// cost ten times as much); one that fails leaves the other, and every cell keeps only
+    /// what one of the two left it, until nothing changes. Then the branch, as the lookahead
+    /// SAT solvers choose it: the pair whose two tries removed the most candidates (the
+    /// product, so both), its try that removed fewer first (more room for a solution). `Err`
+    /// when the node fails.
     fn probe_pairs(&mut self, depth: usize) -> Result<Option<(usize, u32)>, Contradiction> {
         let cells = self.frames[depth].len();
         for board in &mut self.scratch {
@@ -932,15 +938,18 @@ impl<'a> Propagator<'a> {
         }
     }
 
-    /// The pairs of placements one of which holds: the two candidates of a cell of two, and
-    /// the two places of a digit with two in a group (unless both cells have two: their
-    /// pairs already try those placements).
+    /// The pairs of placements one of which holds: the two candidates of a cell of two and,
+    /// above [`DIGIT_PAIRS_ABOVE`], the two places of a digit with two in a group (unless
+    /// both cells have two: their pairs already try those placements).
     fn either_or(&self, domains: &[u32], pairs: &mut Vec<[(usize, u32); 2]>) {
         for (cell, &mask) in domains.iter().enumerate() {
             if mask.count_ones() == 2 {
                 let low = mask & mask.wrapping_neg();
                 pairs.push([(cell, low), (cell, mask & !low)]);
             }
+        }
+        if self.puzzle.size <= DIGIT_PAIRS_ABOVE {
+            return;
         }
         for cells in &self.full_groups {
             let mut two = digits_in_two_places(cells, domains);
