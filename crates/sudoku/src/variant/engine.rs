@@ -78,22 +78,46 @@ pub fn count_variant_solutions(
                 }
             })
             .collect();
-        let counted = counter.count(&first_row, 1, budget, false)?;
+        let counted = counter.count(&first_row, 1, budget, Lookahead::Off)?;
         return Ok(VariantCount {
             solutions: if counted.solutions > 0 { limit } else { 0 },
             ..counted
         });
     }
-    // Probing every node pays on 25x25s (Gecode's: 9 of 18 decided within 5,184 guesses,
-    // not 2) and, since a probe keeps the digits' places, on 16x16s too: the generated set
-    // 3,120 guesses to 102 for 5% fewer instructions. On the 15x15s and 12x12s it costs 4%
-    // and 2% more instructions than it saves.
+    // Probing every node pays on 25x25s (Gecode's: 8 of 18 decided within 5,184 guesses,
+    // not 2) and, with probes that keep the digits' places and try cells of two alone, from
+    // 15x15 up: the generated 15x15s 1,866 guesses to 74 and 25% fewer instructions. On the
+    // 12x12s it saves as many instructions as it costs, and their median is slower.
     counter.count(
         puzzle.givens(),
         limit,
         budget,
-        puzzle.size > LOOKAHEAD_ABOVE,
+        Lookahead::for_side(puzzle.size),
     )
+}
+
+/// Which pairs of placements the search probes at every node (see [`Search::probe_pairs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lookahead {
+    /// None: the plain search.
+    Off,
+    /// The two candidates of each cell of two.
+    Cells,
+    /// Those, and the two places of each digit with two in a group.
+    CellsAndPlaces,
+}
+
+impl Lookahead {
+    /// What pays on a board of `side` (see [`LOOKAHEAD_ABOVE`] and [`DIGIT_PAIRS_ABOVE`]).
+    fn for_side(side: usize) -> Self {
+        if side > DIGIT_PAIRS_ABOVE {
+            Lookahead::CellsAndPlaces
+        } else if side > LOOKAHEAD_ABOVE {
+            Lookahead::Cells
+        } else {
+            Lookahead::Off
+        }
+    }
 }
 
 /// The lookahead's placements charged to the budget as one guess. With probes that keep the
@@ -107,7 +131,7 @@ const PROBES_PER_GUESS: u64 = 800;
 const DIGIT_PAIRS_ABOVE: usize = 20;
 
 /// The largest side searched without probing every node (see [`Search::probe_pairs`]).
-const LOOKAHEAD_ABOVE: usize = 15;
+const LOOKAHEAD_ABOVE: usize = 12;
 
 /// The fewest solutions a solvable empty board has: the relabellings of one, 4! on a 4x4.
 const EMPTY_BOARD_SOLUTIONS: usize = 24;
@@ -131,13 +155,13 @@ impl<'a> Counter<'a> {
     }
 
     /// [`count_variant_solutions`] of the puzzle's rules with `givens` as its clues;
-    /// `lookahead` probes every node (see [`Search::lookahead`]).
+    /// `lookahead` says which pairs every node probes.
     pub(super) fn count(
         &self,
         givens: &[u8],
         limit: usize,
         budget: u64,
-        lookahead: bool,
+        lookahead: Lookahead,
     ) -> Result<VariantCount, BudgetExhausted> {
         let mut search = Search::new(&self.0, limit, budget);
         search.lookahead = lookahead;
@@ -382,12 +406,12 @@ struct Search<'a> {
     /// matching (its cells in order, `size` a group): the next matching starts from it.
     mates: Vec<u8>,
     guesses: u64,
-    /// The placements tried by the lookahead (see [`Search::lookahead`]).
+    /// The placements tried by the lookahead (see [`Search::probe_pairs`]).
     probes: u64,
     budget: u64,
-    /// Whether every node is probed and branches where its probes say (see
-    /// [`Search::lookahead`]).
-    lookahead: bool,
+    /// The pairs each node probes, and whether it branches where they say (see
+    /// [`Search::probe_pairs`]).
+    lookahead: Lookahead,
     /// The pairs of placements the probes of a node try (see [`Propagator::either_or`]).
     pairs: Vec<[(usize, u32); 2]>,
     /// The pairs probed since the node's board last narrowed, and those of the pass before
@@ -424,7 +448,7 @@ impl<'a> Search<'a> {
             guesses: 0,
             probes: 0,
             budget,
-            lookahead: false,
+            lookahead: Lookahead::Off,
             pairs: Vec::new(),
             unchanged: Vec::new(),
             carried: Vec::new(),
@@ -500,7 +524,7 @@ impl<'a> Search<'a> {
         self.run(0)
     }
 
-    /// The lookahead of the node at `depth`, for boards of 16x16 and above: each pair of
+    /// The lookahead of the node at `depth`, for boards above 12x12: each pair of
     /// placements one of which holds (a cell's two candidates; on 25x25s a digit's two places
     /// in a group too) has both tried and propagated by the singles alone (the full rules
     /// cost ten times as much); one that fails leaves the other, and every cell keeps only
@@ -532,7 +556,9 @@ impl<'a> Search<'a> {
             std::mem::swap(&mut unchanged, &mut carried);
             unchanged.clear();
             carried.sort_unstable_by_key(|&(key, _, _)| key);
-            self.rules.either_or(&self.frames[depth], &mut pairs);
+            let places_too = self.lookahead == Lookahead::CellsAndPlaces;
+            self.rules
+                .either_or(&self.frames[depth], places_too, &mut pairs);
             for &literals in &pairs {
                 let frame = &self.frames[depth];
                 // A pair that an earlier probe of this pass narrowed: one of its placements
@@ -653,7 +679,7 @@ impl<'a> Search<'a> {
 
     fn run(&mut self, depth: usize) -> Result<(), BudgetExhausted> {
         let mut chosen = None;
-        if self.lookahead {
+        if self.lookahead != Lookahead::Off {
             let Ok(choice) = self.probe_pairs(depth) else {
                 return Ok(());
             };
@@ -939,16 +965,16 @@ impl<'a> Propagator<'a> {
     }
 
     /// The pairs of placements one of which holds: the two candidates of a cell of two and,
-    /// above [`DIGIT_PAIRS_ABOVE`], the two places of a digit with two in a group (unless
-    /// both cells have two: their pairs already try those placements).
-    fn either_or(&self, domains: &[u32], pairs: &mut Vec<[(usize, u32); 2]>) {
+    /// with `places_too`, the two places of a digit with two in a group (unless both cells
+    /// have two: their pairs already try those placements).
+    fn either_or(&self, domains: &[u32], places_too: bool, pairs: &mut Vec<[(usize, u32); 2]>) {
         for (cell, &mask) in domains.iter().enumerate() {
             if mask.count_ones() == 2 {
                 let low = mask & mask.wrapping_neg();
                 pairs.push([(cell, low), (cell, mask & !low)]);
             }
         }
-        if self.puzzle.size <= DIGIT_PAIRS_ABOVE {
+        if !places_too {
             return;
         }
         for cells in &self.full_groups {
@@ -1733,15 +1759,17 @@ mod tests {
                 }
                 let puzzle = Puzzle::new(givens.clone(), &rules).unwrap();
                 let counter = Counter::new(&puzzle);
-                let plain = counter.count(&givens, 2, 1_000_000, false).unwrap();
-                let probed = counter.count(&givens, 2, 1_000_000, true).unwrap();
-                assert_eq!(
-                    plain.solutions, probed.solutions,
-                    "case {case}, seed {seed}"
-                );
-                if let Some(first) = &probed.first {
-                    assert!(satisfies(&puzzle, first), "case {case}, seed {seed}");
-                    assert!(givens.iter().zip(first).all(|(&g, &d)| g == 0 || g == d));
+                let plain = counter
+                    .count(&givens, 2, 1_000_000, Lookahead::Off)
+                    .unwrap();
+                for lookahead in [Lookahead::Cells, Lookahead::CellsAndPlaces] {
+                    let probed = counter.count(&givens, 2, 1_000_000, lookahead).unwrap();
+                    let label = format!("case {case}, seed {seed}, {lookahead:?}");
+                    assert_eq!(plain.solutions, probed.solutions, "{label}");
+                    if let Some(first) = &probed.first {
+                        assert!(satisfies(&puzzle, first), "{label}");
+                        assert!(givens.iter().zip(first).all(|(&g, &d)| g == 0 || g == d));
+                    }
                 }
             }
         }

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 use super::default_box;
-use super::engine::{Counter, random_solution};
+use super::engine::{Counter, Lookahead, random_solution};
 use super::rules::{Cage, Diagonal, Puzzle, Rules, VariantCell};
 use crate::Symmetry;
 
@@ -232,7 +232,7 @@ fn clues_until_unique(
         if !keep_going() {
             return Err(VariantGenerateError::Stopped);
         }
-        let counted = counter.count(&clues, 2, budget, false);
+        let counted = counter.count(&clues, 2, budget, Lookahead::Off);
         let other = match counted {
             Ok(count) if count.solutions == 1 => return Ok(clues),
             Ok(count) => count.first,
