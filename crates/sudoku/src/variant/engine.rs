@@ -4,7 +4,7 @@
 //! cell with the fewest candidates (the smallest-domain rule of constraint solvers).
 
 use super::check::satisfies;
-use super::rules::{CompiledCage, Puzzle};
+use super::rules::{CompiledCage, Puzzle, members};
 use crate::BudgetExhausted;
 
 /// How many solutions a board has under its rules, as far as anyone solving it cares.
@@ -326,15 +326,6 @@ fn on_dirty_groups<T>(
     *marks = dirty;
     marks.fill(0);
     result
-}
-
-/// The bits set in a bit set, lowest first.
-fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    bits.iter().enumerate().flat_map(|(word, &bits)| {
-        std::iter::successors(Some(bits), |&left| Some(left & left.wrapping_sub(1)))
-            .take_while(|&left| left != 0)
-            .map(move |left| 64 * word + left.trailing_zeros() as usize)
-    })
 }
 
 /// Whether bit `i` of a bit set is set.

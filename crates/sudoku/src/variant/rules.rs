@@ -258,24 +258,7 @@ impl Puzzle {
         let thermometers = thermometers(size, &rules.thermometers)?;
         let allowed = parity(size, rules)?;
 
-        let mut peers = vec![Vec::new(); size * size];
-        for g in &groups {
-            for &a in &g.cells {
-                peers[a].extend(g.cells.iter().copied().filter(|&b| b != a));
-            }
-        }
-        for (on, moves) in [(rules.anti_knight, &KNIGHT), (rules.anti_king, &KING)] {
-            if !on {
-                continue;
-            }
-            for (cell, list) in peers.iter_mut().enumerate() {
-                list.extend(moves_from(size, cell, moves));
-            }
-        }
-        for list in &mut peers {
-            list.sort_unstable();
-            list.dedup();
-        }
+        let peers = peers(size, &groups, rules);
         Ok(Puzzle {
             size,
             givens: cells,
@@ -333,6 +316,54 @@ pub(super) fn moves_from(
         let r = row.checked_add_signed(dr).filter(|&r| r < size)?;
         let c = col.checked_add_signed(dc).filter(|&c| c < size)?;
         Some(r * size + c)
+    })
+}
+
+/// Each cell's peers, in order: the other cells of its groups, and the cells a knight's or
+/// king's move away when those rules hold. Gathered as bit sets, which need neither the
+/// reallocations nor the sort and dedup of lists (they took a 16x16's setup twice as long).
+fn peers(size: usize, groups: &[Group], rules: &Rules) -> Vec<Vec<usize>> {
+    let cells = size * size;
+    let words = cells.div_ceil(64);
+    let mut bits = vec![0u64; cells * words];
+    let mut group_bits = vec![0u64; words];
+    for g in groups {
+        group_bits.fill(0);
+        for &cell in &g.cells {
+            group_bits[cell / 64] |= 1 << (cell % 64);
+        }
+        for &cell in &g.cells {
+            for (word, &more) in bits[cell * words..][..words].iter_mut().zip(&group_bits) {
+                *word |= more;
+            }
+        }
+    }
+    for (on, moves) in [(rules.anti_knight, &KNIGHT), (rules.anti_king, &KING)] {
+        if on {
+            for cell in 0..cells {
+                for other in moves_from(size, cell, moves) {
+                    bits[cell * words + other / 64] |= 1 << (other % 64);
+                }
+            }
+        }
+    }
+    bits.chunks_exact_mut(words)
+        .enumerate()
+        .map(|(cell, set)| {
+            set[cell / 64] &= !(1 << (cell % 64));
+            let mut list = Vec::with_capacity(set.iter().map(|w| w.count_ones() as usize).sum());
+            list.extend(members(set));
+            list
+        })
+        .collect()
+}
+
+/// The bits set in a bit set, lowest first.
+pub(super) fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(word, &bits)| {
+        std::iter::successors(Some(bits), |&left| Some(left & left.wrapping_sub(1)))
+            .take_while(|&left| left != 0)
+            .map(move |left| 64 * word + left.trailing_zeros() as usize)
     })
 }
 
