@@ -365,7 +365,7 @@ struct Propagator<'a> {
 }
 
 /// The board a probe works on: the candidates, each digit's places in each full group
-/// (see [`Propagator::places_of`]), and a bit for each cell it changed.
+/// (see [`Propagator::update_places`]), and a bit for each cell it changed.
 struct Probe<'p> {
     domains: &'p mut [u32],
     places: &'p mut [u32],
@@ -412,9 +412,11 @@ struct Search<'a> {
     /// Two boards for the probes of a pair's two placements, and the cells each changed.
     scratch: [Vec<u32>; 2],
     marks: [Vec<u64>; 2],
-    /// Every digit's places in every full group of the node being probed (see
-    /// [`Propagator::places_of`]), and a copy for each of a pair's two probes.
+    /// Every digit's places in every full group (see [`Propagator::update_places`]) of the
+    /// candidates `places_board`, last the node being probed, and a copy for each of a
+    /// pair's two probes.
     node_places: Vec<u32>,
+    places_board: Vec<u32>,
     places: [Vec<u32>; 2],
     /// The probes' work lists: cells just decided, and placements a hidden single forces.
     probe_work: ProbeWork,
@@ -446,6 +448,7 @@ impl<'a> Search<'a> {
             scratch: [Vec::new(), Vec::new()],
             marks: [Vec::new(), Vec::new()],
             node_places: Vec::new(),
+            places_board: Vec::new(),
             places: [Vec::new(), Vec::new()],
             probe_work: ProbeWork::default(),
             limit,
@@ -569,8 +572,11 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 if places_stale {
-                    self.rules
-                        .places_of(&self.frames[depth], &mut self.node_places);
+                    self.rules.update_places(
+                        &mut self.places_board,
+                        &self.frames[depth],
+                        &mut self.node_places,
+                    );
                     for places in &mut self.places {
                         places.resize(self.node_places.len(), 0);
                     }
@@ -1079,18 +1085,31 @@ impl<'a> Propagator<'a> {
     }
 
     /// Every digit's places in every full group: bit `i` of `places[g * (size + 1) + d]`
-    /// when the group's `i`-th cell can hold `d`.
-    fn places_of(&self, domains: &[u32], places: &mut Vec<u32>) {
-        places.clear();
-        places.resize(self.full_groups.len() * (self.puzzle.size + 1), 0);
+    /// when the group's `i`-th cell can hold `d`. They are brought from the candidates
+    /// `board` they were of to `domains` by flipping the places of the digits that differ,
+    /// cell by cell: a node's board differs from the last one probed in few cells, and
+    /// working them all out again took 6% of a 25x25's instructions.
+    fn update_places(&self, board: &mut Vec<u32>, domains: &[u32], places: &mut Vec<u32>) {
+        if board.len() != domains.len() {
+            // No candidates, no places.
+            board.clear();
+            board.resize(domains.len(), 0);
+            places.clear();
+            places.resize(self.full_groups.len() * (self.puzzle.size + 1), 0);
+        }
         let stride = self.puzzle.size + 1;
-        for (group, cells) in self.full_groups.iter().enumerate() {
-            for (place, &cell) in cells.iter().enumerate() {
-                let mut digits = domains[cell];
+        for (cell, (was, &now)) in board.iter_mut().zip(domains).enumerate() {
+            let flipped = *was ^ now;
+            if flipped == 0 {
+                continue;
+            }
+            *was = now;
+            for &(group, place) in self.memberships_of(cell) {
+                let mut digits = flipped;
                 while digits != 0 {
                     let digit = digits.trailing_zeros() as usize;
                     digits &= digits - 1;
-                    places[group * stride + digit] |= 1 << place;
+                    places[usize::from(group) * stride + digit] ^= 1 << place;
                 }
             }
         }
