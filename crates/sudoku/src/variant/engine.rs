@@ -350,6 +350,8 @@ struct Propagator<'a> {
     puzzle: &'a Puzzle,
     /// The groups holding every digit once: the ones hidden singles work on.
     full_groups: Vec<&'a [usize]>,
+    /// Their cells end to end, `size` a group: the probes look a place up with one index.
+    full_group_cells: Vec<usize>,
     intersections: Vec<Intersection>,
     /// For each cell, the full groups it belongs to: a bit set of `group_words` words.
     groups_of: Vec<u64>,
@@ -842,6 +844,7 @@ impl<'a> Propagator<'a> {
             .collect();
         Propagator {
             puzzle,
+            full_group_cells: full_groups.concat(),
             full_groups,
             intersections,
             groups_of,
@@ -1008,7 +1011,7 @@ impl<'a> Propagator<'a> {
                     let stride = self.puzzle.size + 1;
                     let digit = bit.trailing_zeros() as usize;
                     for &(group, place) in self.memberships_of(cell) {
-                        let cells = self.full_groups[usize::from(group)];
+                        let cells = &self.full_group_cells[usize::from(group) * self.puzzle.size..];
                         let mut others =
                             probe.places[usize::from(group) * stride + digit] & !(1 << place);
                         while others != 0 {
@@ -1068,7 +1071,8 @@ impl<'a> Propagator<'a> {
                     if *places == 0 {
                         return Err(Contradiction);
                     }
-                    let only = self.full_groups[group][places.trailing_zeros() as usize];
+                    let only = self.full_group_cells
+                        [group * self.puzzle.size + places.trailing_zeros() as usize];
                     if probe.domains[only] != 1 << digit {
                         probe.work.forced.push((only, 1 << digit));
                     }
