@@ -35,29 +35,39 @@ pub fn find_variant_conflicts(puzzle: &Puzzle, cells: &[u8]) -> Vec<VariantConfl
 
     for group in &puzzle.groups {
         let unit = group.kind;
-        for digit in 1..=size as u8 {
+        // The digits held twice or more, found in one pass: most boards checked are
+        // solutions, which have none, and listing each digit's holders took most of the check.
+        let (mut seen, mut repeated) = (0u32, 0u32);
+        for &cell in &group.cells {
+            let digit = cells[cell];
+            if digit != 0 && usize::from(digit) <= size {
+                repeated |= seen & 1 << digit;
+                seen |= 1 << digit;
+            }
+        }
+        while repeated != 0 {
+            let digit = repeated.trailing_zeros() as u8;
+            repeated &= repeated - 1;
             let holders: Vec<usize> = group
                 .cells
                 .iter()
                 .copied()
                 .filter(|&c| cells[c] == digit)
                 .collect();
-            if holders.len() > 1 {
-                let names: Vec<String> = holders.iter().map(|&c| label(c)).collect();
-                conflicts.push(VariantConflict {
-                    unit,
-                    index: group.index,
-                    digit: Some(digit),
-                    cells: holders.iter().map(|&c| at(c)).collect(),
-                    message: format!(
-                        "{digit} appears {} times in {} {}: {}",
-                        holders.len(),
-                        unit.as_str().replace('_', " "),
-                        group.index + 1,
-                        names.join(", ")
-                    ),
-                });
-            }
+            let names: Vec<String> = holders.iter().map(|&c| label(c)).collect();
+            conflicts.push(VariantConflict {
+                unit,
+                index: group.index,
+                digit: Some(digit),
+                cells: holders.iter().map(|&c| at(c)).collect(),
+                message: format!(
+                    "{digit} appears {} times in {} {}: {}",
+                    holders.len(),
+                    unit.as_str().replace('_', " "),
+                    group.index + 1,
+                    names.join(", ")
+                ),
+            });
         }
     }
 

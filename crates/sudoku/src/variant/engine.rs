@@ -1047,7 +1047,10 @@ impl<'a> Propagator<'a> {
     }
 
     /// Takes `gone` (candidates the cell has) from `cell`, and from the digits' places in its
-    /// full groups: a digit left one place in a group is forced there, none fails.
+    /// full groups: a digit left one place in a group is forced there, none fails. Inlined
+    /// in the probes: called for each candidate they remove, the calls cost 5% of the
+    /// instructions on a 16x16 and 6% on a 25x25.
+    #[inline(always)]
     fn remove(&self, probe: &mut Probe<'_>, cell: usize, gone: u32) -> Result<(), Contradiction> {
         let left = probe.domains[cell] & !gone;
         if left == 0 {
