@@ -348,9 +348,8 @@ struct Intersection {
 /// The rules as the search applies them at every node.
 struct Propagator<'a> {
     puzzle: &'a Puzzle,
-    /// The groups holding every digit once: the ones hidden singles work on.
-    full_groups: Vec<&'a [usize]>,
-    /// Their cells end to end, `size` a group: the probes look a place up with one index.
+    /// The cells of the groups holding every digit once (the ones hidden singles work on),
+    /// end to end, `size` a group: the probes look a place up with one index.
     full_group_cells: Vec<usize>,
     intersections: Vec<Intersection>,
     /// For each cell, the full groups it belongs to: a bit set of `group_words` words.
@@ -438,7 +437,7 @@ impl<'a> Search<'a> {
             pending: Pending::new(rules.puzzle.allowed.len(), rules.group_words),
             failures: vec![0; rules.puzzle.allowed.len()],
             settled: vec![0; rules.puzzle.cages.len()],
-            mates: vec![0; rules.full_groups.len() * rules.puzzle.size],
+            mates: vec![0; rules.full_group_cells.len()],
             shuffle: 0,
             guesses: 0,
             probes: 0,
@@ -845,7 +844,6 @@ impl<'a> Propagator<'a> {
         Propagator {
             puzzle,
             full_group_cells: full_groups.concat(),
-            full_groups,
             intersections,
             groups_of,
             group_words,
@@ -897,7 +895,7 @@ impl<'a> Propagator<'a> {
         }
         let (least, _, _, cell) = best?;
         if least > 2 {
-            for cells in &self.full_groups {
+            for cells in self.full_groups() {
                 let pairs = digits_in_two_places(cells, domains);
                 if pairs != 0 {
                     let digit = pairs & pairs.wrapping_neg();
@@ -977,7 +975,7 @@ impl<'a> Propagator<'a> {
         if !places_too {
             return;
         }
-        for cells in &self.full_groups {
+        for cells in self.full_groups() {
             let mut two = digits_in_two_places(cells, domains);
             while two != 0 {
                 let digit = two & two.wrapping_neg();
@@ -1011,7 +1009,7 @@ impl<'a> Propagator<'a> {
                     let stride = self.puzzle.size + 1;
                     let digit = bit.trailing_zeros() as usize;
                     for &(group, place) in self.memberships_of(cell) {
-                        let cells = &self.full_group_cells[usize::from(group) * self.puzzle.size..];
+                        let cells = self.full_group(usize::from(group));
                         let mut others =
                             probe.places[usize::from(group) * stride + digit] & !(1 << place);
                         while others != 0 {
@@ -1085,6 +1083,17 @@ impl<'a> Propagator<'a> {
         Ok(())
     }
 
+    /// The groups holding every digit once, in order.
+    fn full_groups(&self) -> std::slice::ChunksExact<'_, usize> {
+        self.full_group_cells.chunks_exact(self.puzzle.size)
+    }
+
+    /// The cells of full group `g`.
+    fn full_group(&self, g: usize) -> &[usize] {
+        let size = self.puzzle.size;
+        &self.full_group_cells[g * size..(g + 1) * size]
+    }
+
     /// The full groups `cell` is in, each with the cell's place among the group's cells.
     fn memberships_of(&self, cell: usize) -> &[(u16, u16)] {
         let start = self.membership_start[cell] as usize;
@@ -1102,7 +1111,7 @@ impl<'a> Propagator<'a> {
             board.clear();
             board.resize(domains.len(), 0);
             places.clear();
-            places.resize(self.full_groups.len() * (self.puzzle.size + 1), 0);
+            places.resize(self.full_groups().len() * (self.puzzle.size + 1), 0);
         }
         let stride = self.puzzle.size + 1;
         for (cell, (was, &now)) in board.iter_mut().zip(domains).enumerate() {
@@ -1143,7 +1152,7 @@ impl<'a> Propagator<'a> {
         pending: &mut Pending,
     ) -> Result<(), Contradiction> {
         for g in members(dirty) {
-            let cells = self.full_groups[g];
+            let cells = self.full_group(g);
             let (mut once, mut twice, mut decided) = (0u32, 0u32, 0u32);
             for &cell in cells {
                 let mask = domains[cell];
@@ -1197,7 +1206,7 @@ impl<'a> Propagator<'a> {
                 let size = self.puzzle.size;
                 for g in members(dirty) {
                     let mates = &mut mates[g * size..(g + 1) * size];
-                    pruned |= all_different(self.full_groups[g], domains, pending, mates)?;
+                    pruned |= all_different(self.full_group(g), domains, pending, mates)?;
                 }
                 Ok(pruned)
             },
