@@ -624,7 +624,7 @@ impl<'a> Search<'a> {
                         if best.is_none_or(|(s, _, _)| score > s) {
                             best = Some((score, first.0, first.1));
                         }
-                        unchanged.push((pair_key(literals), score, first));
+                        unchanged.push((key, score, first));
                         let mut changed = false;
                         let [a, b] = &self.scratch;
                         let [marks_a, marks_b] = &mut self.marks;
